@@ -1,0 +1,153 @@
+/**
+ * The dshpolicy IR: the only thing the engine reads. The DSL compiler and the hooks.json bridges
+ * both produce it. It is plain JSON (no functions, no undefined) and versioned; `ir-schema.ts`
+ * holds its JSON Schema and `validate.ts` guards the door.
+ */
+import type { Span } from './diagnostics.js';
+
+export const IR_VERSION = 1 as const;
+
+export type Seam = 'pre-tool' | 'prompt' | 'post-tool' | 'stop' | 'session-start';
+export const SEAMS: readonly Seam[] = ['pre-tool', 'prompt', 'post-tool', 'stop', 'session-start'];
+
+export type Effect = 'deny' | 'ask' | 'allow' | 'block' | 'context' | 'continue' | 'halt' | 'run' | 'limit';
+
+/** Which rule forms each seam accepts (language.md, "Seams and their decisions"). */
+export const SEAM_EFFECTS: Record<Seam, readonly Effect[]> = {
+  'pre-tool': ['deny', 'ask', 'allow', 'run'],
+  prompt: ['block', 'context', 'run'],
+  'post-tool': ['block', 'context', 'run'],
+  stop: ['continue', 'halt', 'limit', 'run'],
+  'session-start': ['context', 'run'],
+};
+
+/** Seams whose events name a tool, so rules there may carry a tool list and selectors. */
+export const TOOL_SEAMS: readonly Seam[] = ['pre-tool', 'post-tool'];
+
+/** Decision words per seam, most restrictive first. */
+export const SEAM_DECISIONS = {
+  'pre-tool': ['deny', 'ask', 'allow', 'none'],
+  prompt: ['block', 'allow'],
+  'post-tool': ['block', 'accept'],
+  stop: ['halt', 'continue', 'stop'],
+  'session-start': ['none'],
+} as const satisfies Record<Seam, readonly string[]>;
+
+export type DecisionWord<S extends Seam> = (typeof SEAM_DECISIONS)[S][number];
+export type AnyDecisionWord = DecisionWord<Seam>;
+
+export interface PolicyIR {
+  /** Always IR_VERSION. */
+  version: typeof IR_VERSION;
+  /** The `policy "name"` of the root file, if any. */
+  name?: string;
+  /** Source files in the order they were loaded (root first). Rule spans point into these. */
+  sources: string[];
+  rules: Rule[];
+  /** `test` blocks, lowered. */
+  tests: TestCase[];
+}
+
+/**
+ * A selector narrows a rule on a tool seam.
+ * - `command`: shell command patterns (words; a final `*` word matches any further words).
+ * - `path`: gitignore-style globs over the tool's path field, resolved against the event's cwd.
+ * - `url`: globs over the whole URL of the call (`input.url`).
+ * - `domain`: host-name globs (`*.example.com`) over the URL's host.
+ */
+export type Selector =
+  | { kind: 'command'; patterns: string[] }
+  | { kind: 'path'; globs: string[] }
+  | { kind: 'url'; globs: string[] }
+  | { kind: 'domain'; globs: string[] };
+
+export type SelectorKind = Selector['kind'];
+
+/** A regular expression with RE2 syntax; `flags` is a subset of `ims`. */
+export interface RegexValue {
+  regex: string;
+  flags: string;
+}
+
+export type Scalar = string | number | boolean | null;
+export type Value = Scalar | Scalar[] | RegexValue;
+
+/**
+ * A field reference: `name` is one of the seam's fields (`tool`, `input`, `command`, `path`, `url`,
+ * `domain`, `prompt`, `output`, `response`, `cwd`, `permission_mode`, `source`, `stop_hook_active`,
+ * `last_message`); `path` walks into `input`/`response` (`input.sql` is name `input`, path `["sql"]`).
+ */
+export interface FieldRef {
+  name: string;
+  path?: string[];
+}
+
+export type CompareOp = '==' | '!=' | 'in' | 'matches' | 'glob' | 'startswith' | 'endswith' | 'contains';
+
+export type Expr =
+  | { op: 'and'; args: Expr[] }
+  | { op: 'or'; args: Expr[] }
+  | { op: 'not'; arg: Expr }
+  | { op: 'compare'; cmp: CompareOp; field: FieldRef; value: Value }
+  | { op: 'exists'; field: FieldRef }
+  /** True when some tool call of the turn (stop seam) matches the tools and every selector. */
+  | { op: 'ran'; tools: string[]; selectors: Selector[] }
+  | { op: 'const'; value: boolean };
+
+export type HookDialect = 'claude' | 'codex';
+
+export interface HookSpec {
+  command: string;
+  /** Milliseconds; absent means the dialect's default. */
+  timeoutMs?: number;
+  dialect: HookDialect;
+}
+
+export interface Rule {
+  /** Stable id: `file:line:col` of the rule's first token for DSL rules; bridges use their own scheme. */
+  id: string;
+  seam: Seam;
+  effect: Effect;
+  /** Tool globs (`Bash`, `mcp__github__*`, `*`). Absent: every tool (and the only form off tool seams). */
+  tools?: string[];
+  /** All selectors must match (conjunction). */
+  selectors?: Selector[];
+  when?: Expr;
+  /** `because "..."`: the reason carried by deny/ask/block/continue/halt. */
+  reason?: string;
+  /** The text of a `context` rule. */
+  text?: string;
+  /** `limit N` on the stop seam: at most N consecutive forced continuations. */
+  limit?: number;
+  /** `run ... hook "..."`. */
+  hook?: HookSpec;
+  span?: Span;
+}
+
+/** A lowered `test` case: an event (fixture-shaped) and the decision it must get. */
+export interface TestCase {
+  name: string;
+  /** The fixture event, in the eval contract's shape (see engine/events.ts). */
+  event: Record<string, unknown>;
+  expect: AnyDecisionWord;
+  /** A regex (RE2) that some reason or context must match. */
+  because?: RegexValue;
+  span?: Span;
+}
+
+/**
+ * The fields a `when` condition may read on each seam. Reading any other field is a compile error.
+ * `input` and `response` take a path (`input.sql`); the others do not.
+ */
+export const SEAM_FIELDS: Record<Seam, readonly string[]> = {
+  'pre-tool': ['tool', 'input', 'command', 'path', 'url', 'domain', 'cwd', 'permission_mode', 'session'],
+  'post-tool': [
+    'tool', 'input', 'command', 'path', 'url', 'domain', 'output', 'response', 'cwd', 'permission_mode', 'session',
+  ],
+  prompt: ['prompt', 'cwd', 'permission_mode', 'session'],
+  stop: ['stop_hook_active', 'last_message', 'cwd', 'permission_mode', 'session'],
+  'session-start': ['source', 'cwd', 'session'],
+};
+
+/** Fields that take a path into a JSON value. */
+export const PATH_FIELDS: readonly string[] = ['input', 'response'];
