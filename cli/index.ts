@@ -1,1 +1,1 @@
-export {};
+export { main } from './main.js';

@@ -1,0 +1,29 @@
+/**
+ * Command-line parsing shared by the subcommands: node's parseArgs with strict checking, turned
+ * into usage errors instead of exceptions.
+ */
+export class UsageError extends Error {}
+
+export type Format = 'human' | 'json' | 'table';
+
+/** Runs node's parseArgs, turning its complaints into usage errors. */
+export function guard<T>(parseFn: () => T): T {
+  try {
+    return parseFn();
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new UsageError(msg.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase()));
+  }
+}
+
+export function format(value: unknown, allowed: readonly Format[], fallback: Format): Format {
+  if (value === undefined) return fallback;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as Format;
+  throw new UsageError(`unknown format \`${String(value)}\`; use ${allowed.map((f) => `\`${f}\``).join(' or ')}`);
+}
+
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin: NodeJS.ReadableStream;
+}

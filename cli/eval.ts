@@ -1,0 +1,145 @@
+/**
+ * `dshpolicy eval --policy <file>... --fixtures <file.jsonl|->`: what the policy decides for
+ * every event of a fixture file, as a table or one JSON line per fixture line.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import {
+  diagnostic,
+  evaluate,
+  normalizeEvent,
+  processHookRunner,
+  type Decision,
+  type Diagnostic,
+  type PolicyEvent,
+} from '../engine/index.js';
+import { parseArgs } from 'node:util';
+import { format, guard, UsageError, type Io } from './args.js';
+import { loadPolicies } from './policy.js';
+import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
+import { renderTable } from './table.js';
+
+export const EVAL_HELP = `usage: dshpolicy eval --policy <file>... --fixtures <file.jsonl|-> [--format table|json]
+
+Evaluates every event of a JSONL fixture file (one JSON event per line, or - for stdin) against
+the policy files and prints what they decide: a table, or with --format json one JSON line per
+fixture line ({"line", "seam", "decision", "reasons", "context", "rules", "trace"}).
+A line that cannot be read gets an error object; the others still run, and the exit status is 1.
+Policy files may be .dshpolicy sources or compiled IR (.json).`;
+
+/** Longest fixture line read (bytes); longer lines are reported, not parsed. */
+export const MAX_FIXTURE_LINE = 10 * 1024 * 1024;
+
+export interface LineResult {
+  line: number;
+  event?: PolicyEvent;
+  decision?: Decision;
+  errors?: Diagnostic[];
+}
+
+export async function* readFixtures(file: string, io: Io): AsyncGenerator<{ line: number; value?: unknown; errors?: Diagnostic[] }> {
+  const input = file === '-' ? io.stdin : createReadStream(file, { encoding: 'utf8' });
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  try {
+    for await (const text of rl) {
+      n++;
+      if (text.trim() === '') continue;
+      const span = (col: number) => ({ file, start: { line: n, column: col, offset: 0 }, end: { line: n, column: col + 1, offset: 0 } });
+      if (text.length > MAX_FIXTURE_LINE) {
+        yield { line: n, errors: [diagnostic('fixture/too-long', 'error', `line is longer than ${MAX_FIXTURE_LINE} characters`, { span: span(1) })] };
+        continue;
+      }
+      try {
+        yield { line: n, value: JSON.parse(text) };
+      } catch (err) {
+        const msg = (err as Error).message;
+        const at = /position (\d+)/.exec(msg);
+        const col = at ? Number(at[1]) + 1 : 1;
+        yield {
+          line: n,
+          errors: [diagnostic('fixture/json', 'error', `not valid JSON: ${msg.replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '')}`, { span: span(col) })],
+        };
+      }
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read fixtures \`${file}\`: ${code ?? (err as Error).message}`);
+  }
+}
+
+export async function evalCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = guard(() => parseArgs({ args: argv, options: {
+      policy: { type: 'string', multiple: true, short: 'p' },
+      fixtures: { type: 'string', short: 'f' },
+      format: { type: 'string' },
+      trace: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    }, allowPositionals: false, strict: true }));
+  if (values.help) {
+    io.stdout.write(`${EVAL_HELP}\n`);
+    return 0;
+  }
+  const fmt = format(values.format, ['table', 'json'], 'table');
+  const policies = values.policy ?? [];
+  if (policies.length === 0) throw new UsageError('name the policy with `--policy <file>`');
+  if (values.fixtures === undefined) throw new UsageError('name the events with `--fixtures <file.jsonl>` (or `-` for stdin)');
+
+  const style: Style = fmt === 'table' && io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
+  const loaded = loadPolicies(policies);
+  if (!loaded.policy) {
+    if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: loaded.diagnostics })}\n`);
+    else {
+      const sources = new SourceCache();
+      for (const d of loaded.diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, styleFor(process.stderr))}\n\n`);
+      io.stderr.write(`the policy does not compile: ${summarize(loaded.diagnostics)}\n`);
+    }
+    return 1;
+  }
+  const runner = processHookRunner();
+  const results: LineResult[] = [];
+  let failed = false;
+  for await (const item of readFixtures(values.fixtures, io)) {
+    let result: LineResult;
+    if (item.errors) {
+      result = { line: item.line, errors: item.errors };
+    } else {
+      const norm = normalizeEvent(item.value, '');
+      if (!norm.event) {
+        result = {
+          line: item.line,
+          errors: norm.diagnostics.map((d) => ({ ...d, span: { file: values.fixtures!, start: { line: item.line, column: 1, offset: 0 }, end: { line: item.line, column: 2, offset: 0 } } })),
+        };
+      } else {
+        const decision = await evaluate(loaded.policy, norm.event, { runner });
+        result = { line: item.line, event: norm.event, decision };
+      }
+    }
+    if (result.errors) failed = true;
+    if (fmt === 'json') io.stdout.write(`${JSON.stringify(jsonLine(result, values.trace ?? true))}\n`);
+    else results.push(result);
+  }
+  if (fmt === 'table') {
+    io.stdout.write(renderTable(results, style));
+    const warnings = loaded.diagnostics.filter((d) => d.severity !== 'error');
+    if (warnings.length > 0) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
+  }
+  return failed ? 1 : 0;
+}
+
+export function jsonLine(r: LineResult, withTrace: boolean): Record<string, unknown> {
+  if (r.errors) return { line: r.line, decision: null, error: r.errors[0], errors: r.errors };
+  const d = r.decision!;
+  const out: Record<string, unknown> = {
+    line: r.line,
+    seam: d.seam,
+    decision: d.decision,
+    reasons: d.reasons,
+    context: d.context,
+    rules: d.rules,
+  };
+  if (d.updatedInput) out['updatedInput'] = d.updatedInput;
+  if (withTrace) out['trace'] = d.trace;
+  if (d.diagnostics.length > 0) out['diagnostics'] = d.diagnostics;
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * Rendering diagnostics for people (a code frame per diagnostic) and for machines (JSON).
+ */
+import { readFileSync } from 'node:fs';
+import type { Diagnostic } from '../engine/index.js';
+
+export interface Style {
+  bold(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+  dim(s: string): string;
+  green(s: string): string;
+}
+
+const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+export const COLOR: Style = {
+  bold: wrap(1, 22),
+  red: wrap(31, 39),
+  yellow: wrap(33, 39),
+  cyan: wrap(36, 39),
+  dim: wrap(2, 22),
+  green: wrap(32, 39),
+};
+const id = (s: string) => s;
+export const PLAIN: Style = { bold: id, red: id, yellow: id, cyan: id, dim: id, green: id };
+
+export function styleFor(stream: NodeJS.WriteStream): Style {
+  return stream.isTTY && !process.env['NO_COLOR'] ? COLOR : PLAIN;
+}
+
+/** Source texts by file name, read once; the CLI seeds it with what it already read. */
+export class SourceCache {
+  private readonly texts = new Map<string, string | null>();
+
+  set(file: string, text: string): void {
+    this.texts.set(file, text);
+  }
+
+  get(file: string): string | undefined {
+    if (!this.texts.has(file)) {
+      try {
+        this.texts.set(file, readFileSync(file, 'utf8'));
+      } catch {
+        this.texts.set(file, null);
+      }
+    }
+    return this.texts.get(file) ?? undefined;
+  }
+}
+
+const MAX_FRAME_LINE = 160;
+
+function clip(line: string, col: number): { text: string; col: number } {
+  if (line.length <= MAX_FRAME_LINE) return { text: line, col };
+  const start = Math.max(0, Math.min(col - 40, line.length - MAX_FRAME_LINE));
+  return { text: `…${line.slice(start, start + MAX_FRAME_LINE)}…`, col: col - start + 1 };
+}
+
+/** One diagnostic as a code frame: header, location, the source line with a caret, help. */
+export function renderDiagnostic(d: Diagnostic, sources: SourceCache, style: Style): string {
+  const sev = d.severity === 'error' ? style.red(style.bold('error')) : d.severity === 'warning' ? style.yellow(style.bold('warning')) : style.cyan('info');
+  const out = [`${sev}${style.dim(`[${d.code}]`)}: ${style.bold(d.message)}`];
+  if (d.span) {
+    const { file, start, end } = d.span;
+    out.push(`  ${style.cyan('-->')} ${file}:${start.line}:${start.column}`);
+    const text = sources.get(file);
+    const raw = text?.split('\n')[start.line - 1];
+    if (raw !== undefined) {
+      const line = raw.replace(/\r$/, '').replace(/\t/g, ' ');
+      const gutter = String(start.line);
+      const pad = ' '.repeat(gutter.length);
+      const { text: shown, col } = clip(line, start.column);
+      const width = end.line === start.line ? Math.max(1, end.column - start.column) : Math.max(1, line.length - start.column + 1);
+      const caret = ' '.repeat(Math.max(0, col - 1)) + '^'.repeat(Math.min(width, Math.max(1, shown.length - col + 1)));
+      out.push(`${pad} ${style.cyan('|')}`);
+      out.push(`${style.cyan(gutter)} ${style.cyan('|')} ${shown.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�')}`);
+      out.push(`${pad} ${style.cyan('|')} ${d.severity === 'error' ? style.red(caret) : style.yellow(caret)}`);
+    }
+  } else if (d.pointer !== undefined) {
+    out.push(`  ${style.cyan('-->')} ${d.pointer || '/'}`);
+  }
+  if (d.help) out.push(`  ${style.cyan('=')} ${style.bold('help')}: ${d.help}`);
+  return out.join('\n');
+}
+
+export function summarize(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const parts: string[] = [];
+  if (errors) parts.push(`${errors} error${errors === 1 ? '' : 's'}`);
+  if (warnings) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}

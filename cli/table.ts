@@ -1,0 +1,73 @@
+/**
+ * The readable decision table `eval` prints by default.
+ */
+import type { PolicyEvent } from '../engine/index.js';
+import type { LineResult } from './eval.js';
+import type { Style } from './render.js';
+
+const EVENT_WIDTH = 44;
+const WHY_WIDTH = 60;
+
+function oneLine(s: string, width: number): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+/** A short description of an event: the tool and its most telling argument. */
+export function describeEvent(e: PolicyEvent): string {
+  switch (e.seam) {
+    case 'pre-tool':
+    case 'post-tool': {
+      const i = e.input;
+      const arg = ['command', 'file_path', 'path', 'notebook_path', 'url', 'pattern', 'query', 'prompt']
+        .map((k) => i[k])
+        .find((v): v is string => typeof v === 'string');
+      return arg !== undefined ? `${e.tool} ${arg}` : e.tool;
+    }
+    case 'prompt':
+      return JSON.stringify(e.prompt);
+    case 'stop': {
+      const ran = e.turn.map((c) => (typeof c.input['command'] === 'string' ? `${c.tool}(${c.input['command']})` : c.tool));
+      return ran.length > 0 ? `after ${ran.join(', ')}` : 'turn with no tool calls';
+    }
+    case 'session-start':
+      return `source ${e.source}`;
+  }
+}
+
+const STRICT = new Set(['deny', 'block', 'halt']);
+const MIDDLE = new Set(['ask', 'continue']);
+
+function colorDecision(word: string, style: Style): string {
+  if (STRICT.has(word)) return style.red(style.bold(word));
+  if (MIDDLE.has(word)) return style.yellow(style.bold(word));
+  if (word === 'allow' || word === 'accept') return style.green(word);
+  return style.dim(word);
+}
+
+export function renderTable(results: LineResult[], style: Style): string {
+  const rows: string[][] = [];
+  for (const r of results) {
+    if (r.errors) {
+      rows.push([String(r.line), '-', 'invalid event', 'error', oneLine(r.errors[0]!.message, WHY_WIDTH)]);
+      continue;
+    }
+    const d = r.decision!;
+    const why = d.reasons[0] ?? d.context[0] ?? (d.rules.length > 0 ? `rule ${d.rules.join(', ')}` : '');
+    const more = d.reasons.length > 1 ? ` (+${d.reasons.length - 1})` : '';
+    rows.push([String(r.line), d.seam, oneLine(describeEvent(r.event!), EVENT_WIDTH), d.decision, oneLine(why, WHY_WIDTH) + more]);
+  }
+  const header = ['line', 'seam', 'event', 'decision', 'why'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const pad = (s: string, i: number) => s + ' '.repeat(Math.max(0, widths[i]! - s.length));
+  const lines = [style.bold(header.map(pad).join('  ').trimEnd()), style.dim(widths.map((w) => '─'.repeat(w)).join('  '))];
+  for (const row of rows) {
+    const cells = row.map((c, i) => (i === 3 ? colorDecision(c, style) + ' '.repeat(Math.max(0, widths[i]! - c.length)) : pad(c, i)));
+    lines.push(cells.join('  ').trimEnd());
+  }
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row[3]!, (counts.get(row[3]!) ?? 0) + 1);
+  const summary = [...counts].map(([k, v]) => `${v} ${k}`).join(', ');
+  lines.push('', `${rows.length} event${rows.length === 1 ? '' : 's'}: ${summary}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,250 @@
+/**
+ * IR -> compiled policy: every glob, regex and command pattern compiled once, rules indexed by
+ * seam and by exact tool name, `when` conditions turned into closures.
+ */
+import type { CompareOp, Expr, PolicyIR, Rule, Seam, Selector, Value } from './ir.js';
+import { SEAMS } from './ir.js';
+import {
+  compileDomainGlob,
+  compilePathGlob,
+  compileRegex,
+  compileToolGlob,
+  compileUrlGlob,
+  type Matcher,
+  type PathMatcher,
+} from './match/index.js';
+import { compileCommandPattern, matchCommandPart, type CommandPattern } from './shell/index.js';
+import { asText, type EventView } from './fields.js';
+import type { StopEvent } from './events.js';
+
+export type CompiledSelector =
+  | { kind: 'command'; patterns: CommandPattern[] }
+  | { kind: 'path'; globs: PathMatcher[] }
+  | { kind: 'url'; globs: Matcher[] }
+  | { kind: 'domain'; globs: Matcher[] };
+
+export type Condition = (view: EventView) => boolean;
+
+export interface CompiledRule {
+  rule: Rule;
+  /** Position in the IR's rule list: evaluation and traces follow it. */
+  index: number;
+  /** Source-order sort key for reasons (see algebra.ts). */
+  order: string;
+  /** Tool matchers; null means every tool. */
+  tools: Matcher[] | null;
+  selectors: CompiledSelector[];
+  when: Condition | null;
+}
+
+interface SeamIndex {
+  /** Rules listing a tool by exact name, per name. */
+  exact: Map<string, CompiledRule[]>;
+  /** Rules with no tool list or with a tool glob: tested one by one. */
+  general: CompiledRule[];
+  all: CompiledRule[];
+}
+
+export interface CompiledPolicy {
+  ir: PolicyIR;
+  seams: Record<Seam, SeamIndex>;
+}
+
+const GLOB_CHARS = /[*?[]/;
+
+export function orderKey(rule: Rule): string {
+  if (rule.span) return `${rule.span.file}\u0000${String(rule.span.start.offset).padStart(12, '0')}`;
+  return `\uffff${rule.id}`;
+}
+
+export function compileSelector(s: Selector): CompiledSelector {
+  switch (s.kind) {
+    case 'command':
+      return { kind: 'command', patterns: s.patterns.map(compileCommandPattern) };
+    case 'path':
+      return { kind: 'path', globs: s.globs.map(compilePathGlob) };
+    case 'url':
+      return { kind: 'url', globs: s.globs.map(compileUrlGlob) };
+    case 'domain':
+      return { kind: 'domain', globs: s.globs.map(compileDomainGlob) };
+  }
+}
+
+/** Any-part semantics: the selector matches when some part/path/url matches some pattern. */
+export function selectorMatches(s: CompiledSelector, view: EventView): boolean {
+  switch (s.kind) {
+    case 'command': {
+      const analysis = view.commandAnalysis();
+      if (!analysis) return false;
+      return analysis.parts.some((part) => s.patterns.some((p) => matchCommandPart(p, part, 'any')));
+    }
+    case 'path': {
+      const p = view.path();
+      if (p === undefined) return false;
+      const ctx = view.pathContext;
+      return s.globs.some((g) => g.test(p, ctx));
+    }
+    case 'url': {
+      const u = view.url();
+      return u !== undefined && s.globs.some((g) => g.test(u));
+    }
+    case 'domain': {
+      const d = view.domain();
+      return d !== undefined && s.globs.some((g) => g.test(d));
+    }
+  }
+}
+
+function isRegexValue(v: Value): v is { regex: string; flags: string } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: Value): Condition {
+  const ref = field.field;
+  switch (op) {
+    case '==':
+      return (view) => {
+        const v = view.field(ref);
+        return v !== undefined && v === value;
+      };
+    case '!=':
+      return (view) => {
+        const v = view.field(ref);
+        return !(v !== undefined && v === value);
+      };
+    case 'in': {
+      const list = Array.isArray(value) ? value : [];
+      return (view) => {
+        const v = view.field(ref);
+        return v !== undefined && (list as unknown[]).includes(v);
+      };
+    }
+    case 'matches': {
+      if (!isRegexValue(value)) return () => false;
+      const re = compileRegex(value.regex, value.flags);
+      return (view) => {
+        const t = asText(view.field(ref));
+        return t !== undefined && re.test(t);
+      };
+    }
+    case 'glob': {
+      if (typeof value !== 'string') return () => false;
+      if (ref.name === 'path' && !ref.path) {
+        const g = compilePathGlob(value);
+        return (view) => {
+          const p = view.path();
+          return p !== undefined && g.test(p, view.pathContext);
+        };
+      }
+      const g = compileToolGlob(value);
+      return (view) => {
+        const t = asText(view.field(ref));
+        return t !== undefined && g.test(t);
+      };
+    }
+    case 'startswith':
+    case 'endswith':
+    case 'contains': {
+      if (typeof value !== 'string') return () => false;
+      return (view) => {
+        const v = view.field(ref);
+        if (op === 'contains' && Array.isArray(v)) return v.includes(value);
+        const t = asText(v);
+        if (t === undefined) return false;
+        if (op === 'startswith') return t.startsWith(value);
+        if (op === 'endswith') return t.endsWith(value);
+        return t.includes(value);
+      };
+    }
+  }
+}
+
+export function compileExpr(e: Expr): Condition {
+  switch (e.op) {
+    case 'and': {
+      const args = e.args.map(compileExpr);
+      return (view) => args.every((a) => a(view));
+    }
+    case 'or': {
+      const args = e.args.map(compileExpr);
+      return (view) => args.some((a) => a(view));
+    }
+    case 'not': {
+      const arg = compileExpr(e.arg);
+      return (view) => !arg(view);
+    }
+    case 'compare':
+      return compileCompare(e.cmp, e, e.value);
+    case 'exists':
+      return (view) => {
+        const v = view.field(e.field);
+        return v !== undefined && v !== null;
+      };
+    case 'const':
+      return () => e.value;
+    case 'ran': {
+      const tools = e.tools.length > 0 ? e.tools.map(compileToolGlob) : null;
+      const selectors = e.selectors.map(compileSelector);
+      return (view) => {
+        const ev = view.event;
+        if (ev.seam !== 'stop') return false;
+        return ranInTurn(ev, tools, selectors, view);
+      };
+    }
+  }
+}
+
+function ranInTurn(ev: StopEvent, tools: Matcher[] | null, selectors: CompiledSelector[], view: EventView): boolean {
+  for (const call of ev.turn) {
+    if (tools && !tools.some((t) => t.test(call.tool))) continue;
+    const callView = view.forToolCall(call);
+    if (selectors.every((s) => selectorMatches(s, callView))) return true;
+  }
+  return false;
+}
+
+export function compileRule(rule: Rule, index: number): CompiledRule {
+  return {
+    rule,
+    index,
+    order: orderKey(rule),
+    tools: rule.tools && rule.tools.length > 0 ? rule.tools.map(compileToolGlob) : null,
+    selectors: (rule.selectors ?? []).map(compileSelector),
+    when: rule.when ? compileExpr(rule.when) : null,
+  };
+}
+
+/** Compiles a validated IR. */
+export function compilePolicy(ir: PolicyIR): CompiledPolicy {
+  const seams = {} as Record<Seam, SeamIndex>;
+  for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [] };
+  ir.rules.forEach((rule, i) => {
+    const cr = compileRule(rule, i);
+    const idx = seams[rule.seam];
+    idx.all.push(cr);
+    const tools = rule.tools ?? [];
+    if (tools.length === 0 || tools.some((t) => GLOB_CHARS.test(t))) {
+      idx.general.push(cr);
+    } else {
+      for (const t of new Set(tools)) {
+        let list = idx.exact.get(t);
+        if (!list) idx.exact.set(t, (list = []));
+        list.push(cr);
+      }
+    }
+  });
+  return { ir, seams };
+}
+
+/** The rules of a seam that may apply to a tool, in IR order. */
+export function candidates(policy: CompiledPolicy, seam: Seam, tool: string | undefined): CompiledRule[] {
+  const idx = policy.seams[seam];
+  if (tool === undefined) return idx.all;
+  const exact = idx.exact.get(tool) ?? [];
+  const general = idx.general.filter((r) => r.tools === null || r.tools.some((t) => t.test(tool)));
+  if (exact.length === 0) return general;
+  if (general.length === 0) return exact;
+  const merged = [...exact, ...general];
+  merged.sort((a, b) => a.index - b.index);
+  return merged;
+}

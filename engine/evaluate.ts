@@ -1,0 +1,281 @@
+/**
+ * The evaluator: event -> candidate rules (indexed by seam and tool) -> matching -> hits ->
+ * the seam's decision, with a trace of every rule that fired.
+ */
+import type { Diagnostic } from './diagnostics.js';
+import type { EventOf, PolicyEvent } from './events.js';
+import type { Seam } from './ir.js';
+import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
+import { candidates, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
+import { EventView } from './fields.js';
+import { matchCommandPart } from './shell/index.js';
+
+export interface TraceEntry {
+  rule: string;
+  effect: string;
+  /** `decided`: among the rules that made the decision; `outranked`: fired, but a stricter level won;
+   * `partial`: an allow that covered only some parts of a shell command; `limited`: the loop guard. */
+  outcome: 'decided' | 'outranked' | 'partial' | 'limited';
+  reason?: string;
+  text?: string;
+  /** For command selectors: the parts of the command this rule matched. */
+  parts?: string[];
+  /** A hook's outcome, when the rule is a `run` rule. */
+  hook?: { exitCode: number | null; timedOut: boolean; summary: string };
+  note?: string;
+}
+
+export interface Decision<S extends Seam = Seam> {
+  seam: S;
+  decision: string;
+  reasons: string[];
+  context: string[];
+  /** Ids (`file:line:col`) of the rules that decided. */
+  rules: string[];
+  trace: TraceEntry[];
+  /** A command hook's rewrite of the tool input (pre-tool), when one allowed the call with one. */
+  updatedInput?: Record<string, unknown>;
+  /** Problems met while evaluating (a hook that timed out, ...). */
+  diagnostics: Diagnostic[];
+}
+
+/** What a `run` rule's command hook answered, already decoded by its dialect. */
+export interface HookOutcome {
+  effect?: Exclude<HitEffect, 'context' | 'limit'>;
+  reason?: string;
+  context?: string[];
+  updatedInput?: Record<string, unknown>;
+  exitCode: number | null;
+  timedOut: boolean;
+  /** One line for traces: `exit 2`, `timed out after 10s`, `permissionDecision deny`. */
+  summary: string;
+  diagnostics?: Diagnostic[];
+}
+
+export type HookRunner = (rule: CompiledRule, event: PolicyEvent) => Promise<HookOutcome>;
+
+/** The result of the synchronous part of evaluation: hits plus the `run` rules still to run. */
+export interface Matched {
+  seam: Seam;
+  hits: Hit[];
+  trace: Map<string, TraceEntry>;
+  pending: CompiledRule[];
+  continuations: number;
+}
+
+function toolOf(event: PolicyEvent): string | undefined {
+  return event.seam === 'pre-tool' || event.seam === 'post-tool' ? event.tool : undefined;
+}
+
+function hitOf(cr: CompiledRule, effect: HitEffect): Hit {
+  const r = cr.rule;
+  const h: Hit = { rule: r.id, effect, order: cr.order };
+  if (r.reason !== undefined) h.reason = r.reason;
+  if (r.text !== undefined) h.text = r.text;
+  if (r.limit !== undefined) h.limit = r.limit;
+  return h;
+}
+
+/** Matches every candidate rule against the event. Never runs hooks. */
+export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
+  const view = new EventView(event);
+  const seam = event.seam;
+  const hits: Hit[] = [];
+  const trace = new Map<string, TraceEntry>();
+  const pending: CompiledRule[] = [];
+  // Command allows: which rules cover which parts of the call's command.
+  let cover: string[][] | undefined;
+  const coverRules = new Map<string, { cr: CompiledRule; parts: string[] }>();
+
+  for (const cr of candidates(policy, seam, toolOf(event))) {
+    const r = cr.rule;
+    const commandSel = r.effect === 'allow' ? cr.selectors.find((s) => s.kind === 'command') : undefined;
+    if (commandSel && commandSel.kind === 'command') {
+      if (!cr.selectors.every((s) => s === commandSel || selectorMatches(s, view))) continue;
+      if (cr.when && !cr.when(view)) continue;
+      const analysis = view.commandAnalysis();
+      if (!analysis) continue;
+      cover ??= analysis.parts.map(() => []);
+      const covered: string[] = [];
+      analysis.parts.forEach((part, i) => {
+        if (commandSel.patterns.some((p) => matchCommandPart(p, part, 'allow'))) {
+          cover![i]!.push(r.id);
+          covered.push(part.text);
+        }
+      });
+      if (covered.length > 0) coverRules.set(r.id, { cr, parts: covered });
+      continue;
+    }
+    if (!cr.selectors.every((s) => selectorMatches(s, view))) continue;
+    if (cr.when && !cr.when(view)) continue;
+    if (r.effect === 'run') {
+      pending.push(cr);
+      continue;
+    }
+    hits.push(hitOf(cr, r.effect as HitEffect));
+    const entry: TraceEntry = { rule: r.id, effect: r.effect, outcome: 'outranked' };
+    if (r.reason !== undefined) entry.reason = r.reason;
+    if (r.text !== undefined) entry.text = r.text;
+    const partsHit = commandPartsMatched(cr, view);
+    if (partsHit) entry.parts = partsHit;
+    trace.set(r.id, entry);
+  }
+
+  if (coverRules.size > 0) {
+    const parts = view.commandAnalysis()?.parts ?? [];
+    const whole =
+      parts.length > 0 && parts.every((p, i) => p.unknowable === null && (cover?.[i]?.length ?? 0) > 0);
+    const missing = parts.filter((p, i) => p.unknowable !== null || (cover?.[i]?.length ?? 0) === 0).map((p) => p.text);
+    for (const [id, { cr, parts: covered }] of coverRules) {
+      if (whole) hits.push(hitOf(cr, 'allow'));
+      const entry: TraceEntry = { rule: id, effect: 'allow', outcome: whole ? 'outranked' : 'partial', parts: covered };
+      if (!whole) entry.note = `not every part is allowed: ${missing.map((m) => `\`${m}\``).join(', ')}`;
+      trace.set(id, entry);
+    }
+  }
+
+  const continuations =
+    event.seam === 'stop' ? (event.continuations ?? (event.stop_hook_active ? 1 : 0)) : 0;
+  return { seam, hits, trace, pending, continuations };
+}
+
+function commandPartsMatched(cr: CompiledRule, view: EventView): string[] | undefined {
+  const sel = cr.selectors.find((s) => s.kind === 'command');
+  if (!sel || sel.kind !== 'command') return undefined;
+  const parts = view.commandAnalysis()?.parts ?? [];
+  return parts.filter((part) => sel.patterns.some((p) => matchCommandPart(p, part, 'any'))).map((p) => p.text);
+}
+
+/** Turns matched hits into the seam's decision and finishes the trace. */
+export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedInput?: Record<string, unknown> } = {}): Decision {
+  const d: Decided = decide(verdict(m.seam, m.hits), { continuations: m.continuations });
+  const decidedRules = new Set(d.rules);
+  const trace: TraceEntry[] = [];
+  for (const entry of m.trace.values()) {
+    if (entry.outcome !== 'partial' && decidedRules.has(entry.rule)) entry.outcome = 'decided';
+    if (d.limited && entry.effect === 'limit' && decidedRules.has(entry.rule)) {
+      entry.outcome = 'limited';
+      entry.note = `${d.limited.continuations} continuations in a row reached the limit of ${d.limited.limit}`;
+    }
+    trace.push(entry);
+  }
+  if (d.limited && d.rules.length === 0) {
+    trace.push({
+      rule: '(default limit)',
+      effect: 'limit',
+      outcome: 'limited',
+      note: `${d.limited.continuations} continuations in a row reached the default limit of ${d.limited.limit}`,
+    });
+  }
+  const out: Decision = {
+    seam: m.seam,
+    decision: d.decision,
+    reasons: d.reasons,
+    context: d.context,
+    rules: d.rules,
+    trace,
+    diagnostics: extra.diagnostics ?? [],
+  };
+  if (extra.updatedInput && d.decision === 'allow') out.updatedInput = extra.updatedInput;
+  return out;
+}
+
+/** Evaluates without running command hooks; `run` rules that matched are reported, not run. */
+export function evaluateSync(policy: CompiledPolicy, event: PolicyEvent): Decision & { pendingHooks: string[] } {
+  const m = match(policy, event);
+  return { ...finish(m), pendingHooks: m.pending.map((p) => p.rule.id) };
+}
+
+export interface EvaluateOptions {
+  /** Runs `run` rules' command hooks; without one, matched hooks fail closed with a diagnostic. */
+  runner?: HookRunner;
+}
+
+/** Hooks are effects only a hook may have on this seam. */
+const HOOK_EFFECTS: Record<Seam, readonly string[]> = {
+  'pre-tool': ['deny', 'ask', 'allow'],
+  prompt: ['block'],
+  'post-tool': ['block'],
+  stop: ['continue', 'halt'],
+  'session-start': [],
+};
+
+/** Evaluates an event, running matched command hooks in parallel. Never throws. */
+export async function evaluate<E extends PolicyEvent>(
+  policy: CompiledPolicy,
+  event: E,
+  opts: EvaluateOptions = {},
+): Promise<Decision<E['seam']>> {
+  const m = match(policy, event);
+  const diagnostics: Diagnostic[] = [];
+  let updatedInput: Record<string, unknown> | undefined;
+  if (m.pending.length > 0) {
+    const runner = opts.runner;
+    const outcomes = await Promise.all(
+      m.pending.map(async (cr): Promise<HookOutcome> => {
+        if (!runner) {
+          return {
+            effect: failClosedEffect(m.seam),
+            reason: `the command hook of rule \`${cr.rule.id}\` could not run: no hook runner`,
+            exitCode: null,
+            timedOut: false,
+            summary: 'not run',
+          };
+        }
+        try {
+          return await runner(cr, event);
+        } catch (err) {
+          return {
+            effect: failClosedEffect(m.seam),
+            reason: `the command hook of rule \`${cr.rule.id}\` failed: ${String(err)}`,
+            exitCode: null,
+            timedOut: false,
+            summary: 'runner error',
+          };
+        }
+      }),
+    );
+    m.pending.forEach((cr, i) => {
+      const o = outcomes[i]!;
+      const id = cr.rule.id;
+      if (o.diagnostics) diagnostics.push(...o.diagnostics);
+      const entry: TraceEntry = {
+        rule: id,
+        effect: o.effect ?? 'run',
+        outcome: 'outranked',
+        hook: { exitCode: o.exitCode, timedOut: o.timedOut, summary: o.summary },
+      };
+      if (o.effect && HOOK_EFFECTS[m.seam].includes(o.effect)) {
+        const h: Hit = { rule: id, effect: o.effect, order: cr.order };
+        if (o.reason) {
+          h.reason = o.reason;
+          entry.reason = o.reason;
+        }
+        m.hits.push(h);
+      }
+      for (const text of o.context ?? []) m.hits.push({ rule: id, effect: 'context', text, order: cr.order });
+      if (o.updatedInput && o.effect === 'allow' && !updatedInput) {
+        updatedInput = o.updatedInput;
+        entry.note = 'the hook rewrote the tool input';
+      }
+      m.trace.set(id, entry);
+    });
+  }
+  const extra: { diagnostics: Diagnostic[]; updatedInput?: Record<string, unknown> } = { diagnostics };
+  if (updatedInput) extra.updatedInput = updatedInput;
+  return finish(m, extra) as Decision<E['seam']>;
+}
+
+function failClosedEffect(seam: Seam): HookOutcome['effect'] {
+  if (seam === 'pre-tool') return 'deny';
+  if (seam === 'prompt' || seam === 'post-tool') return 'block';
+  return undefined;
+}
+
+// ---------------------------------------------------------------- the canonical seams
+
+export const preTool = (p: CompiledPolicy, e: EventOf<'pre-tool'>, o?: EvaluateOptions) => evaluate(p, e, o);
+export const prompt = (p: CompiledPolicy, e: EventOf<'prompt'>, o?: EvaluateOptions) => evaluate(p, e, o);
+export const postTool = (p: CompiledPolicy, e: EventOf<'post-tool'>, o?: EvaluateOptions) => evaluate(p, e, o);
+export const stop = (p: CompiledPolicy, e: EventOf<'stop'>, o?: EvaluateOptions) => evaluate(p, e, o);
+export const sessionStart = (p: CompiledPolicy, e: EventOf<'session-start'>, o?: EvaluateOptions) => evaluate(p, e, o);

@@ -1,0 +1,109 @@
+/**
+ * Runs a `run` rule's command hook as a real process: the dialect's shell, the event's cwd, the
+ * payload on stdin, a timeout that kills the whole process group, and capped output. Never throws.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { diagnostic } from '../diagnostics.js';
+import type { PolicyEvent } from '../events.js';
+import type { CompiledRule } from '../compile.js';
+import type { HookOutcome, HookRunner } from '../evaluate.js';
+import { decodeHookResult, type RawHookResult } from './decode.js';
+import { payloadText } from './payload.js';
+
+/** The agents' default command-hook timeout. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 600_000;
+/** Bytes kept of each of stdout and stderr. */
+export const HOOK_OUTPUT_CAP = 1024 * 1024;
+
+export interface RunnerOptions {
+  env?: NodeJS.ProcessEnv;
+  outputCap?: number;
+}
+
+export function runCommand(
+  command: string,
+  shell: string,
+  stdin: string,
+  opts: { cwd: string; timeoutMs: number; env: NodeJS.ProcessEnv; outputCap: number },
+): Promise<RawHookResult> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let truncated = false;
+    let timedOut = false;
+    let settled = false;
+    const finish = (r: RawHookResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (err) {
+      resolve({ exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, spawnError: String(err) });
+      return;
+    }
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, opts.timeoutMs);
+    const take = (which: 'out' | 'err') => (chunk: Buffer) => {
+      const cur = which === 'out' ? stdout : stderr;
+      if (cur.length >= opts.outputCap) {
+        truncated = true;
+        return;
+      }
+      const next = cur + chunk.toString('utf8');
+      const kept = next.length > opts.outputCap ? ((truncated = true), next.slice(0, opts.outputCap)) : next;
+      if (which === 'out') stdout = kept;
+      else stderr = kept;
+    };
+    child.stdout?.on('data', take('out'));
+    child.stderr?.on('data', take('err'));
+    child.stdin?.on('error', () => {
+      /* a hook that exits without reading stdin is fine */
+    });
+    child.on('error', (err) => finish({ exitCode: null, signal: null, stdout, stderr, timedOut, truncated, spawnError: err.message }));
+    child.on('close', (code, signal) => {
+      if (!timedOut) kill(); // leftovers of the group, if the hook backgrounded anything
+      finish({ exitCode: code, signal, stdout, stderr, timedOut, truncated });
+    });
+    child.stdin?.end(stdin);
+  });
+}
+
+/** The default runner: Claude Code hooks run with `sh -c`, Codex hooks with `bash -c`. */
+export function processHookRunner(options: RunnerOptions = {}): HookRunner {
+  return async (cr: CompiledRule, event: PolicyEvent): Promise<HookOutcome> => {
+    const hook = cr.rule.hook!;
+    const shell = hook.dialect === 'codex' ? '/bin/bash' : '/bin/sh';
+    // Offline fixtures often name a working directory of another machine; run there when it exists.
+    const wanted = event.cwd ?? process.cwd();
+    const cwd = existsSync(wanted) ? wanted : process.cwd();
+    const env = { ...(options.env ?? process.env) };
+    if (hook.dialect === 'claude') env['CLAUDE_PROJECT_DIR'] ??= cwd;
+    const raw = await runCommand(hook.command, shell, payloadText(event, hook.dialect), {
+      cwd,
+      timeoutMs: hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+      env,
+      outputCap: options.outputCap ?? HOOK_OUTPUT_CAP,
+    });
+    const outcome = decodeHookResult(raw, event, cr.rule.id, hook.command);
+    if (cwd !== wanted) {
+      (outcome.diagnostics ??= []).push(
+        diagnostic('hook/cwd-missing', 'info', `the event's cwd \`${wanted}\` does not exist here; the hook ran in \`${cwd}\``),
+      );
+    }
+    return outcome;
+  };
+}

@@ -1,0 +1,291 @@
+/**
+ * Fixture lines and raw agent payloads -> canonical events. Every problem is a diagnostic with a
+ * JSON pointer; nothing here throws.
+ */
+import { diagnostic, type Diagnostic } from './diagnostics.js';
+import type { PolicyEvent, ToolCall } from './events.js';
+import { SEAMS, type Seam } from './ir.js';
+
+export interface NormalizeResult {
+  event: PolicyEvent | undefined;
+  diagnostics: Diagnostic[];
+}
+
+/** Fields a fixture line may carry besides the event, for tools that read fixtures. */
+const ANNOTATIONS = ['expect', 'expect_reason', 'note', 'name', 'id'];
+
+const COMMON = ['seam', 'cwd', 'session', 'permission_mode', 'home', 'transcript_path'];
+const FIELDS: Record<Seam, string[]> = {
+  'pre-tool': [...COMMON, 'tool', 'input'],
+  'post-tool': [...COMMON, 'tool', 'input', 'output', 'response'],
+  prompt: [...COMMON, 'prompt'],
+  stop: [...COMMON, 'turn', 'stop_hook_active', 'last_message', 'continuations'],
+  'session-start': [...COMMON, 'source'],
+};
+
+/** Claude Code's hook event names that map onto a seam. */
+export const CLAUDE_EVENT_SEAMS: Record<string, Seam> = {
+  PreToolUse: 'pre-tool',
+  PostToolUse: 'post-tool',
+  UserPromptSubmit: 'prompt',
+  Stop: 'stop',
+  SessionStart: 'session-start',
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+
+function esc(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+class Reader {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(
+    readonly obj: Record<string, unknown>,
+    readonly base: string,
+  ) {}
+
+  error(key: string | undefined, message: string, help?: string): void {
+    const pointer = key === undefined ? this.base : `${this.base}/${esc(key)}`;
+    this.diagnostics.push(diagnostic('event/invalid', 'error', message, { pointer, help }));
+  }
+
+  string(key: string, required: boolean): string | undefined {
+    const v = this.obj[key];
+    if (v === undefined) {
+      if (required) this.error(undefined, `missing field \`${key}\``);
+      return undefined;
+    }
+    if (typeof v !== 'string') {
+      this.error(key, `\`${key}\` must be a string, found ${typeName(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  object(key: string): Record<string, unknown> | undefined {
+    const v = this.obj[key];
+    if (v === undefined) return undefined;
+    if (!isObject(v)) {
+      this.error(key, `\`${key}\` must be an object, found ${typeName(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  boolean(key: string): boolean | undefined {
+    const v = this.obj[key];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'boolean') {
+      this.error(key, `\`${key}\` must be true or false, found ${typeName(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+}
+
+function copyCommon(r: Reader, e: PolicyEvent, keys: { cwd: string; session: string }): void {
+  const cwd = r.string(keys.cwd, false);
+  if (cwd !== undefined) e.cwd = cwd;
+  const session = r.string(keys.session, false);
+  if (session !== undefined) e.session = session;
+  const mode = r.string('permission_mode', false);
+  if (mode !== undefined) e.permission_mode = mode;
+  const home = r.string('home', false);
+  if (home !== undefined) e.home = home;
+  const transcript = r.string('transcript_path', false);
+  if (transcript !== undefined) e.transcript_path = transcript;
+}
+
+function readTurn(r: Reader): ToolCall[] {
+  const v = r.obj['turn'];
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) {
+    r.error('turn', `\`turn\` must be an array of tool calls, found ${typeName(v)}`);
+    return [];
+  }
+  const calls: ToolCall[] = [];
+  v.forEach((item, i) => {
+    const pointer = `turn/${i}`;
+    if (!isObject(item) || typeof item['tool'] !== 'string') {
+      r.error(pointer, 'a tool call needs a string `tool` and an object `input`', 'write `{"tool":"Bash","input":{"command":"npm test"}}`');
+      return;
+    }
+    const input = item['input'] ?? {};
+    if (!isObject(input)) {
+      r.error(`${pointer}/input`, `\`input\` must be an object, found ${typeName(input)}`);
+      return;
+    }
+    calls.push({ tool: item['tool'], input });
+  });
+  return calls;
+}
+
+/** Text of a Claude Code `tool_response`: a string as it is, `stdout`/`stderr` joined, else JSON. */
+export function responseText(response: unknown): string | undefined {
+  if (response === undefined || response === null) return undefined;
+  if (typeof response === 'string') return response;
+  if (isObject(response)) {
+    const parts = ['stdout', 'stderr', 'output', 'content']
+      .map((k) => response[k])
+      .filter((v): v is string => typeof v === 'string' && v.length > 0);
+    if (parts.length > 0) return parts.join('\n');
+  }
+  try {
+    return JSON.stringify(response);
+  } catch {
+    return undefined;
+  }
+}
+
+function normalizeNative(obj: Record<string, unknown>, base: string): NormalizeResult {
+  const r = new Reader(obj, base);
+  const seam = obj['seam'];
+  if (typeof seam !== 'string' || !(SEAMS as readonly string[]).includes(seam)) {
+    r.error('seam', `unknown seam \`${String(seam)}\``, `use one of ${SEAMS.map((s) => `\`${s}\``).join(', ')}`);
+    return { event: undefined, diagnostics: r.diagnostics };
+  }
+  const s = seam as Seam;
+  for (const key of Object.keys(obj)) {
+    if (!FIELDS[s].includes(key) && !ANNOTATIONS.includes(key)) {
+      r.error(key, `unknown field \`${key}\` for a \`${s}\` event`, `a \`${s}\` event has ${FIELDS[s].map((f) => `\`${f}\``).join(', ')}`);
+    }
+  }
+  let event: PolicyEvent | undefined;
+  switch (s) {
+    case 'pre-tool':
+    case 'post-tool': {
+      const tool = r.string('tool', true);
+      const input = r.object('input') ?? {};
+      if (tool === undefined) break;
+      if (s === 'pre-tool') event = { seam: s, tool, input };
+      else {
+        const e: PolicyEvent = { seam: s, tool, input };
+        const out = obj['output'];
+        if (out !== undefined) {
+          if (typeof out === 'string') e.output = out;
+          else r.error('output', `\`output\` must be a string, found ${typeName(out)}`);
+        }
+        if (obj['response'] !== undefined) {
+          e.response = obj['response'];
+          if (e.output === undefined) {
+            const t = responseText(obj['response']);
+            if (t !== undefined) e.output = t;
+          }
+        }
+        event = e;
+      }
+      break;
+    }
+    case 'prompt': {
+      const prompt = r.string('prompt', true);
+      if (prompt !== undefined) event = { seam: s, prompt };
+      break;
+    }
+    case 'stop': {
+      const e: PolicyEvent = { seam: s, turn: readTurn(r), stop_hook_active: r.boolean('stop_hook_active') ?? false };
+      const last = r.string('last_message', false);
+      if (last !== undefined) e.last_message = last;
+      const c = obj['continuations'];
+      if (c !== undefined) {
+        if (typeof c === 'number' && Number.isInteger(c) && c >= 0) e.continuations = c;
+        else r.error('continuations', '`continuations` must be a whole number of at least 0');
+      }
+      event = e;
+      break;
+    }
+    case 'session-start': {
+      event = { seam: s, source: r.string('source', false) ?? 'startup' };
+      break;
+    }
+  }
+  if (event) copyCommon(r, event, { cwd: 'cwd', session: 'session' });
+  if (r.diagnostics.length > 0) return { event: undefined, diagnostics: r.diagnostics };
+  return { event, diagnostics: [] };
+}
+
+function normalizeClaude(obj: Record<string, unknown>, base: string): NormalizeResult {
+  const r = new Reader(obj, base);
+  const name = obj['hook_event_name'];
+  const seam = typeof name === 'string' ? CLAUDE_EVENT_SEAMS[name] : undefined;
+  if (!seam) {
+    r.error(
+      'hook_event_name',
+      `the hook event \`${String(name)}\` has no seam`,
+      `events with a seam: ${Object.keys(CLAUDE_EVENT_SEAMS).map((k) => `\`${k}\``).join(', ')}`,
+    );
+    return { event: undefined, diagnostics: r.diagnostics };
+  }
+  let event: PolicyEvent | undefined;
+  switch (seam) {
+    case 'pre-tool':
+    case 'post-tool': {
+      const tool = r.string('tool_name', true);
+      const input = r.object('tool_input') ?? {};
+      if (tool === undefined) break;
+      if (seam === 'pre-tool') event = { seam, tool, input };
+      else {
+        const e: PolicyEvent = { seam, tool, input };
+        const resp = obj['tool_response'];
+        if (resp !== undefined) {
+          e.response = resp;
+          const t = responseText(resp);
+          if (t !== undefined) e.output = t;
+        }
+        event = e;
+      }
+      break;
+    }
+    case 'prompt': {
+      const prompt = r.string('prompt', true);
+      if (prompt !== undefined) event = { seam, prompt };
+      break;
+    }
+    case 'stop': {
+      const e: PolicyEvent = { seam, turn: readTurn(r), stop_hook_active: r.boolean('stop_hook_active') ?? false };
+      const last = r.string('last_assistant_message', false);
+      if (last !== undefined) e.last_message = last;
+      event = e;
+      break;
+    }
+    case 'session-start':
+      event = { seam, source: r.string('source', false) ?? 'startup' };
+      break;
+  }
+  if (event) copyCommon(r, event, { cwd: 'cwd', session: 'session_id' });
+  if (r.diagnostics.length > 0) return { event: undefined, diagnostics: r.diagnostics };
+  return { event, diagnostics: [] };
+}
+
+/**
+ * Normalises one fixture value: the native shape (`{"seam": ...}`) or a raw Claude Code hook
+ * payload (`{"hook_event_name": ...}`). `pointer` prefixes every diagnostic's JSON pointer.
+ */
+export function normalizeEvent(value: unknown, pointer = ''): NormalizeResult {
+  if (!isObject(value)) {
+    return {
+      event: undefined,
+      diagnostics: [diagnostic('event/invalid', 'error', `an event must be a JSON object, found ${typeName(value)}`, { pointer })],
+    };
+  }
+  if ('hook_event_name' in value) return normalizeClaude(value, pointer);
+  if ('seam' in value) return normalizeNative(value, pointer);
+  return {
+    event: undefined,
+    diagnostics: [
+      diagnostic('event/invalid', 'error', 'an event needs a `seam` (or a Claude Code `hook_event_name`)', {
+        pointer,
+        help: 'e.g. `{"seam":"pre-tool","tool":"Bash","input":{"command":"ls"}}`',
+      }),
+    ],
+  };
+}
