@@ -1,63 +1,39 @@
 /**
  * Matchers: tool-name globs, gitignore-style path globs, URL and domain globs, and RE2 regexes.
+ *
+ * Nothing here throws, whatever the input, and every matcher runs in time linear in the tested
+ * value (globs are simulated as automata, never turned into backtracking regexes; regexes use RE2).
+ * The exact semantics of each kind are documented in glob.ts (tools), path.ts, url.ts (URLs and
+ * domains) and regex.ts.
  */
-export interface MatchError {
-  message: string;
-  /** 0-based offset into the glob or regex source where the problem is. */
-  offset: number;
-}
+import { checkToolGlob } from './glob.js';
+import { checkPathGlob } from './path.js';
+import { checkDomainGlob, checkUrlGlob } from './url.js';
+import type { GlobKind, MatchError } from './types.js';
 
-export type GlobKind = 'tool' | 'path' | 'url' | 'domain';
-
-export interface Matcher {
-  test(value: string): boolean;
-}
+export type { GlobKind, MatchError, Matcher, PathContext, PathMatcher } from './types.js';
+export { compileToolGlob } from './glob.js';
+export { compilePathGlob, resolveToolPath } from './path.js';
+export { compileUrlGlob, compileDomainGlob, hostOfValue } from './url.js';
+export { checkRegex, compileRegex, regexMatches, MAX_REGEX_INPUT } from './regex.js';
 
 /** Validates a glob of the given kind; null when it is fine. */
 export function checkGlob(glob: string, kind: GlobKind): MatchError | null {
-  throw new Error('not implemented: ' + glob + kind);
-}
-
-/** Validates an RE2 regex (flags a subset of `ims`); null when it is fine. */
-export function checkRegex(source: string, flags: string): MatchError | null {
-  throw new Error('not implemented: ' + source + flags);
-}
-
-/** Compiles an RE2 regex. An invalid regex compiles to a matcher that never matches. */
-export function compileRegex(source: string, flags: string): Matcher {
-  throw new Error('not implemented: ' + source + flags);
-}
-
-/** Tool-name glob: `*` matches any run of characters; case-sensitive; whole name. */
-export function compileToolGlob(glob: string): Matcher {
-  throw new Error('not implemented: ' + glob);
-}
-
-export interface PathContext {
-  /** Absolute working directory that relative paths and anchored globs resolve against. */
-  cwd: string;
-  /** Absolute home directory for `~/`. */
-  home: string;
-}
-
-/** Path glob (gitignore-style), matched against an absolute, normalised path. */
-export interface PathMatcher {
-  test(absolutePath: string, ctx: PathContext): boolean;
-}
-
-export function compilePathGlob(glob: string): PathMatcher {
-  throw new Error('not implemented: ' + glob);
-}
-
-/** Resolves a tool's path argument against cwd/home and normalises it (`.`/`..`, duplicate slashes). */
-export function resolveToolPath(path: string, ctx: PathContext): string {
-  throw new Error('not implemented: ' + path + ctx.cwd);
-}
-
-export function compileUrlGlob(glob: string): Matcher {
-  throw new Error('not implemented: ' + glob);
-}
-
-export function compileDomainGlob(glob: string): Matcher {
-  throw new Error('not implemented: ' + glob);
+  try {
+    if (typeof glob !== 'string') return { message: 'a glob must be a string', offset: 0 };
+    switch (kind) {
+      case 'tool':
+        return checkToolGlob(glob);
+      case 'path':
+        return checkPathGlob(glob);
+      case 'url':
+        return checkUrlGlob(glob);
+      case 'domain':
+        return checkDomainGlob(glob);
+      default:
+        return { message: `unknown glob kind ${'`' + String(kind) + '`'}`, offset: 0 };
+    }
+  } catch {
+    return { message: 'glob could not be checked', offset: 0 };
+  }
 }

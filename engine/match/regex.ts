@@ -1,0 +1,325 @@
+/**
+ * Regexes in RE2 syntax (via re2-wasm), which run in time linear in the input.
+ *
+ * - Flags: a subset of `i` (ignore case), `m` (`^`/`$` match at line breaks), `s` (`.` matches `\n`).
+ *   Inline flags such as `(?i)` or `(?s:...)` work as in RE2.
+ * - Matching is a search (unanchored), like `RegExp.prototype.test`.
+ * - Only the first 1 MiB (`MAX_REGEX_INPUT` UTF-16 code units) of a tested value is searched.
+ * - Lookarounds and backreferences do not exist in RE2 and are reported as errors.
+ * - Error offsets: an offset below `source.length` points into the pattern; an offset of
+ *   `source.length + 1 + k` points at flag `k` as rendered in `/source/flags`.
+ */
+import { RE2 } from 're2-wasm';
+import { quote, type MatchError, type Matcher } from './types.js';
+
+/** Tested values are cut to this many UTF-16 code units. */
+export const MAX_REGEX_INPUT = 1024 * 1024;
+
+/** At most this many compiled regexes are kept. */
+const CACHE_LIMIT = 1000;
+
+const LINEAR = 'regexes use RE2 syntax, which runs in linear time';
+
+interface CompiledRegex {
+  readonly re: RE2 | null;
+  readonly error: MatchError | null;
+}
+
+/** Least recently used first; re-inserted on every use. */
+const cache = new Map<string, CompiledRegex>();
+
+function cacheKey(source: string, flags: string): string {
+  return `${flags.length}:${flags}:${source}`;
+}
+
+function release(entry: CompiledRegex): void {
+  // Compiled patterns live in WebAssembly memory, which the garbage collector does not reclaim.
+  try {
+    const wrapper = (entry.re as unknown as { wrapper?: { delete?: () => void } } | null)?.wrapper;
+    wrapper?.delete?.();
+  } catch {
+    // already released
+  }
+}
+
+function lookup(source: string, flags: string, key = cacheKey(source, flags)): CompiledRegex {
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const entry = build(source, flags);
+  cache.set(key, entry);
+  while (cache.size > CACHE_LIMIT) {
+    const oldest = cache.keys().next();
+    if (oldest.done === true) break;
+    const evicted = cache.get(oldest.value);
+    cache.delete(oldest.value);
+    if (evicted !== undefined) release(evicted);
+  }
+  return entry;
+}
+
+function checkFlags(source: string, flags: string): MatchError | null {
+  const seen = new Set<string>();
+  for (let k = 0; k < flags.length; k++) {
+    const flag = flags[k]!;
+    const offset = source.length + 1 + k;
+    if (flag !== 'i' && flag !== 'm' && flag !== 's') {
+      return { message: `unknown regex flag ${quote(flag)}: the flags are \`i\`, \`m\` and \`s\``, offset };
+    }
+    if (seen.has(flag)) return { message: `duplicate regex flag ${quote(flag)}`, offset };
+    seen.add(flag);
+  }
+  return null;
+}
+
+function build(source: string, flags: string): CompiledRegex {
+  if (typeof source !== 'string' || typeof flags !== 'string') {
+    return { re: null, error: { message: 'regex source and flags must be strings', offset: 0 } };
+  }
+  let re: RE2 | null = null;
+  let patternError: MatchError | null = null;
+  const usable = [...new Set(flags.split('').filter((f) => f === 'i' || f === 'm' || f === 's'))].join('');
+  try {
+    re = new RE2(source, 'u' + usable);
+  } catch (error) {
+    patternError = explainRe2Error(source, usable, error instanceof Error ? error.message : String(error));
+  }
+  const error = patternError ?? checkFlags(source, flags);
+  if (error !== null && re !== null) {
+    release({ re, error: null });
+    re = null;
+  }
+  return { re, error };
+}
+
+/** Validates an RE2 regex (flags a subset of `ims`); null when it is fine. */
+export function checkRegex(source: string, flags: string): MatchError | null {
+  try {
+    return lookup(source, flags).error;
+  } catch {
+    return { message: 'regex could not be compiled', offset: 0 };
+  }
+}
+
+/** Compiles an RE2 regex. An invalid regex compiles to a matcher that never matches. */
+export function compileRegex(source: string, flags: string): Matcher {
+  if (checkRegex(source, flags) !== null) return { test: () => false };
+  const key = cacheKey(source, flags);
+  return { test: (value: string) => testCached(source, flags, key, value) };
+}
+
+/** Whether the regex finds a match in the first `MAX_REGEX_INPUT` code units of `value`; false when invalid. */
+export function regexMatches(source: string, flags: string, value: string): boolean {
+  return testCached(source, flags, undefined, value);
+}
+
+function testCached(source: string, flags: string, key: string | undefined, value: string): boolean {
+  try {
+    if (typeof value !== 'string') return false;
+    const { re } = lookup(source, flags, key);
+    if (re === null) return false;
+    re.lastIndex = 0;
+    return re.test(capInput(value));
+  } catch {
+    return false;
+  }
+}
+
+function capInput(value: string): string {
+  if (value.length <= MAX_REGEX_INPUT) return value;
+  let end = MAX_REGEX_INPUT;
+  const last = value.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // keep a surrogate pair whole
+  return value.slice(0, end);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error messages
+
+/** Per code unit: 0 plain, 1 inside a character class, 2 escaped by the preceding backslash. */
+interface SourceMap {
+  readonly state: Uint8Array;
+  /** Offsets of `(` never closed, innermost last. */
+  readonly unclosed: number[];
+  /** Offset of the first `)` without a `(`, or -1. */
+  readonly unmatchedClose: number;
+}
+
+function mapSource(source: string): SourceMap {
+  const state = new Uint8Array(source.length);
+  const open: number[] = [];
+  let unmatchedClose = -1;
+  let inClass = false;
+  let classStart = 0;
+  let quoting = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (quoting) {
+      state[i] = 2;
+      if (c === '\\' && source[i + 1] === 'E') {
+        quoting = false;
+        state[i + 1] = 2;
+        i++;
+      }
+      continue;
+    }
+    if (inClass) state[i] = 1;
+    if (c === '\\') {
+      if (source[i + 1] === 'Q') {
+        quoting = true;
+        state[i + 1] = 2;
+        i++;
+        continue;
+      }
+      if (i + 1 < source.length) state[i + 1] = 2;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === '[' && source[i + 1] === ':') {
+        const end = source.indexOf(':]', i + 2);
+        if (end >= 0) {
+          state.fill(1, i, end + 2);
+          i = end + 1;
+        }
+      } else if (c === ']' && i > classStart) {
+        inClass = false;
+      }
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      classStart = i + 1;
+      if (source[classStart] === '^') classStart++;
+    } else if (c === '(') {
+      open.push(i);
+    } else if (c === ')') {
+      if (open.length > 0) open.pop();
+      else if (unmatchedClose < 0) unmatchedClose = i;
+    }
+  }
+  return { state, unclosed: open, unmatchedClose };
+}
+
+/** Where RE2's quoted fragment is in the source: prefer a plain (unescaped, outside a class) start. */
+function locate(source: string, fragment: string, map: SourceMap, fromEnd: boolean): number {
+  const variants = [fragment, fragment.replace(/\\\//gu, '/'), fragment.replace(/\(\?P</gu, '(?<')];
+  for (const wanted of [0, 1]) {
+    for (const variant of variants) {
+      if (variant.length === 0) continue;
+      const found: number[] = [];
+      for (let at = source.indexOf(variant); at >= 0; at = source.indexOf(variant, at + 1)) found.push(at);
+      if (fromEnd) found.reverse();
+      const pick = found.find((at) => (wanted === 0 ? map.state[at] === 0 : map.state[at] !== 2));
+      if (pick !== undefined) return pick;
+    }
+  }
+  for (const variant of variants) {
+    const at = variant.length > 0 ? source.indexOf(variant) : -1;
+    if (at >= 0) return at;
+  }
+  return 0;
+}
+
+function isValidCount(text: string): boolean {
+  const m = /^\{(\d+)(,(\d*))?\}$/u.exec(text);
+  if (!m) return false;
+  const min = Number(m[1]);
+  const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+  return min <= 1000 && (max === Infinity || (max <= 1000 && min <= max));
+}
+
+/** Rewrites a re2-wasm error (`Invalid regular expression: /src/flags: code: fragment`) in plain words. */
+export function explainRe2Error(source: string, flags: string, raw: string): MatchError {
+  let detail = raw;
+  const rendered = source === '' ? '(?:)' : source.replace(/(^|[^\\])((?:\\\\)*)\//gu, '$1$2\\/');
+  const prefix = `Invalid regular expression: /${rendered}/u${flags}: `;
+  if (detail.startsWith(prefix)) detail = detail.slice(prefix.length);
+  else if (detail.startsWith('Invalid regular expression: ')) detail = detail.slice('Invalid regular expression: '.length);
+  const colon = detail.indexOf(': ');
+  const code = (colon >= 0 ? detail.slice(0, colon) : detail).toLowerCase();
+  // For `missing )` and `unexpected )` RE2 quotes the whole (rewritten) pattern; those are located by scanning.
+  const fragment = colon >= 0 ? detail.slice(colon + 2) : '';
+  const map = mapSource(source);
+  const at = (fromEnd = false): number => locate(source, fragment, map, fromEnd);
+
+  switch (code) {
+    case 'missing )':
+      return {
+        message: 'unclosed group: missing `)`',
+        offset: map.unclosed[map.unclosed.length - 1] ?? 0,
+      };
+    case 'unexpected )':
+      return { message: 'unmatched `)`', offset: Math.max(0, map.unmatchedClose) };
+    case 'missing ]':
+      return { message: 'unterminated character class: missing `]`', offset: at() };
+    case 'trailing \\':
+      return { message: 'trailing `\\` escapes nothing', offset: Math.max(0, source.length - 1) };
+    case 'invalid escape sequence': {
+      const offset = at();
+      if (/^\\[1-9]/u.test(fragment) || /^\\k/u.test(fragment)) {
+        return { message: `backreferences are not supported: ${LINEAR}`, offset };
+      }
+      return { message: `invalid escape sequence ${quote(fragment)}`, offset };
+    }
+    case 'invalid perl operator': {
+      const offset = at();
+      const next = source.slice(offset, offset + 4);
+      if (next === '(?<=' || next === '(?<!') return { message: `lookbehind is not supported: ${LINEAR}`, offset };
+      if (next.startsWith('(?=') || next.startsWith('(?!')) return { message: `lookahead is not supported: ${LINEAR}`, offset };
+      if (next.startsWith('(?P=') || next.startsWith('(?P>')) {
+        return { message: `backreferences are not supported: ${LINEAR}`, offset };
+      }
+      return {
+        message: `unsupported group syntax ${quote(fragment)}: RE2 knows \`(?:...)\`, \`(?<name>...)\`, \`(?P<name>...)\` and flags like \`(?i)\``,
+        offset,
+      };
+    }
+    case 'no argument for repetition operator':
+    case 'missing argument to repetition operator':
+      return { message: `${quote(fragment)} has nothing to repeat`, offset: at() };
+    case 'bad repetition operator':
+      return {
+        message: `invalid repetition ${quote(fragment)}: a repetition cannot directly follow another (only \`?\` may, to make it lazy)`,
+        offset: at(),
+      };
+    case 'invalid repetition size':
+      return {
+        message: `invalid repetition count ${quote(fragment)}: counts go up to 1000 and the minimum may not exceed the maximum`,
+        offset: at(isValidCount(fragment)),
+      };
+    case 'invalid character class range':
+      return { message: `invalid character class range ${quote(fragment)}`, offset: at() };
+    case 'invalid character class':
+      return { message: `invalid character class ${quote(fragment)}`, offset: at() };
+    case 'invalid named capture group':
+      return {
+        message: `invalid named capture group ${quote(fragment.replace('(?P<', '(?<'))}: names are letters, digits and \`_\``,
+        offset: at(),
+      };
+    case 'invalid utf-8':
+      return { message: 'invalid utf-8 in regex', offset: 0 };
+    case 'duplicate capture group name':
+      return { message: 'duplicate capture group name', offset: duplicateGroupOffset(source) };
+    case 'pattern too large - compile failed':
+    case 'pattern too large - reverse compile failed':
+      return { message: 'regex is too large to compile', offset: 0 };
+    default: {
+      const text = detail.length > 0 ? detail[0]!.toLowerCase() + detail.slice(1) : 'invalid regex';
+      return { message: text.replace(/\.$/u, ''), offset: fragment.length > 0 ? at() : 0 };
+    }
+  }
+}
+
+function duplicateGroupOffset(source: string): number {
+  const seen = new Set<string>();
+  const named = /\(\?P?<([A-Za-z0-9_]+)>/gu;
+  for (let m = named.exec(source); m !== null; m = named.exec(source)) {
+    if (seen.has(m[1]!)) return m.index;
+    seen.add(m[1]!);
+  }
+  return 0;
+}
