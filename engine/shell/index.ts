@@ -2,57 +2,72 @@
  * Shell-command analysis for the `command` selector: splits a command line into simple commands
  * (through && || ; | & newlines, subshells, groups, $( ), backticks, bash -c strings), looks
  * through wrappers, and matches command patterns against the parts.
+ *
+ * Semantics, as a policy author sees them:
+ * - Parts: every simple command is a part, wherever it appears (lists, pipes, subshells, groups,
+ *   control-flow bodies, function bodies, `$( )`, backticks, `<( )`, substitutions inside words,
+ *   redirection targets, assignments, `[[ ]]`, `(( ))`, and unquoted here-document bodies). The
+ *   script of `bash -c` (sh, zsh, dash, ksh, mksh, ash, fish) replaces that part when the shell is
+ *   reached as written or through neutral wrappers; behind `sudo`, `doas`, `xargs` or a shell from
+ *   an arbitrary path the part stays and the script's parts follow it. Static `eval` arguments and
+ *   `find -exec`/`-execdir`/`-ok`/`-okdir` commands also become parts of their own.
+ * - Words keep their written value after quote removal. Variables, substitutions, arithmetic and
+ *   brace expansion make a word dynamic; globs (`*.txt`) and `~` stay literal text.
+ * - Unknowable parts (never allowed): `eval`, a computed program (`$CMD`), a computed `bash -c`
+ *   script, `env -S`, more than MAX_SHELL_WRAPPERS wrappers, nesting deeper than MAX_SHELL_DEPTH,
+ *   and unparseable text (the commands cut short keep the words read so far).
+ * - Views look through sudo, doas, xargs (privileged) and env, nice, nohup, timeout, time,
+ *   command, builtin, exec, stdbuf, ionice, chrt (neutral). A wrapper run from a path outside the
+ *   system bin directories is never neutral. `command -v`, `sudo -l`/`-e`, `ionice -p`, `chrt -p`
+ *   run nothing, so they have no inner view.
+ *
+ * Layout: chars.ts (character classes, ANSI-C strings), lexer.ts (words, quotes, expansions),
+ * parser.ts (lists, keywords, redirections, here-documents), wrappers.ts (views through wrappers,
+ * unknowable parts, `bash -c` scripts), pattern.ts (pattern words and matching).
  */
-export interface ShellWord {
-  /** The word's value after quote removal. */
-  value: string;
-  /** True when the value cannot be known statically ($VAR, $(...), backticks, ...). */
-  dynamic: boolean;
-}
+import { Parser } from './parser.js';
+import { lexPattern, matchPart, type PatternWord } from './pattern.js';
+import type { CommandAnalysis, CommandPart, CommandPattern, PatternError } from './types.js';
+import { unknowablePart } from './wrappers.js';
 
-export interface CommandPart {
-  /** The source text of this simple command, for explanations. */
-  text: string;
-  /** The words as written, with leading assignments and redirections removed. */
-  words: ShellWord[];
-  /**
-   * Views of the part after looking through wrappers one at a time (`sudo nice rm x` gives
-   * `nice rm x` then `rm x`), each with whether every wrapper stripped so far is privilege-neutral.
-   */
-  views: { words: ShellWord[]; wrappers: string[]; neutral: boolean }[];
-  /** Why this part cannot be known statically (`eval`, a variable as the program, unparseable text); null if it can. */
-  unknowable: string | null;
-}
+export type { CommandAnalysis, CommandPart, CommandPattern, CommandView, PatternError, ShellWord } from './types.js';
+export { MAX_SHELL_DEPTH } from './lexer.js';
+export { MAX_SHELL_WRAPPERS } from './wrappers.js';
 
-export interface CommandAnalysis {
-  parts: CommandPart[];
-}
-
-export interface PatternError {
-  message: string;
-  /** 0-based offset into the pattern text. */
-  offset: number;
-}
-
-export interface CommandPattern {
-  source: string;
-  /** Opaque compiled form. */
-  readonly words: readonly unknown[];
-}
+/** Longest command analysed; the text beyond it becomes one unknowable part. */
+export const MAX_COMMAND_LENGTH = 1 << 20;
 
 /** Splits a command line into its simple commands. Never throws. */
 export function analyzeCommand(command: string): CommandAnalysis {
-  throw new Error('not implemented: ' + command);
+  const text = typeof command === 'string' ? command : String(command);
+  try {
+    const head = text.length > MAX_COMMAND_LENGTH ? text.slice(0, MAX_COMMAND_LENGTH) : text;
+    const parts = new Parser(head, 0).run();
+    if (head.length < text.length) parts.push(unknowablePart(text.slice(MAX_COMMAND_LENGTH), 'command longer than 1 MiB'));
+    return { parts };
+  } catch {
+    return { parts: [unknowablePart(text, 'command could not be analysed')] };
+  }
 }
 
 /** Validates a command pattern; null when it is fine. */
 export function checkCommandPattern(pattern: string): PatternError | null {
-  throw new Error('not implemented: ' + pattern);
+  try {
+    if (typeof pattern !== 'string') return { message: 'a command pattern must be a string', offset: 0 };
+    return lexPattern(pattern).error;
+  } catch {
+    return { message: 'command pattern could not be checked', offset: 0 };
+  }
 }
 
 /** Compiles a pattern (call checkCommandPattern first; an invalid pattern compiles to one that never matches). */
 export function compileCommandPattern(pattern: string): CommandPattern {
-  throw new Error('not implemented: ' + pattern);
+  try {
+    const lexed = lexPattern(pattern);
+    return Object.freeze({ source: pattern, words: Object.freeze(lexed.error ? [] : lexed.words) });
+  } catch {
+    return Object.freeze({ source: String(pattern), words: Object.freeze([]) });
+  }
 }
 
 /**
@@ -61,5 +76,9 @@ export function compileCommandPattern(pattern: string): CommandPattern {
  * through privilege-neutral wrappers only, matches.
  */
 export function matchCommandPart(pattern: CommandPattern, part: CommandPart, mode: 'any' | 'allow'): boolean {
-  throw new Error('not implemented: ' + pattern.source + part.text + mode);
+  try {
+    return matchPart(pattern.words as readonly PatternWord[], part, mode);
+  } catch {
+    return false;
+  }
 }
