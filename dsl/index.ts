@@ -1,1 +1,51 @@
-export {};
+/**
+ * The dshpolicy language: parsing, checks and lowering to the IR.
+ *
+ * `compileSources` runs the stages in STAGES (load -> resolve -> check -> lower) over policy files
+ * read through a SourceHost; `compileFiles` reads them from disk and `compileText` from memory.
+ */
+import { readFileSync } from 'node:fs';
+import { compileWith, type CompileResult } from './compile.js';
+import { normalizePath, type SourceHost } from './load.js';
+import { parsePolicy } from './parse.js';
+
+export { parsePolicy } from './parse.js';
+export type { ParsedPolicy } from './parse.js';
+export type * from './ast.js';
+export { STAGES, MAX_DIAGNOSTICS, compileWith } from './compile.js';
+export type { CompileResult, CompileStage, CompileState } from './compile.js';
+export { KNOWN_IMPORTS, resolveInclude } from './load.js';
+export type { LoadedFile, ParseFn, SourceHost } from './load.js';
+export { HOOK_EVENT_SEAMS } from './lower-tests.js';
+
+/** Compiles the entry files (and what they include), read through `host`. */
+export function compileSources(entries: string[], host: SourceHost): CompileResult {
+  return compileWith(entries, host, parsePolicy);
+}
+
+/** The file system as a SourceHost. */
+export const fileSystemHost: SourceHost = {
+  readFile(path: string): string | undefined {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** Compiles policy files from disk. */
+export function compileFiles(paths: string[]): CompileResult {
+  return compileSources(paths, fileSystemHost);
+}
+
+/**
+ * Compiles a policy given as text, named `file`; `extra` holds more files by path (for
+ * `include`), so that nothing is read from disk.
+ */
+export function compileText(text: string, file = 'policy.dshpolicy', extra: Record<string, string> = {}): CompileResult {
+  const files = new Map<string, string>();
+  for (const [path, content] of Object.entries(extra)) files.set(normalizePath(path), content);
+  files.set(normalizePath(file), text);
+  return compileSources([file], { readFile: (path) => files.get(normalizePath(path)) });
+}

@@ -1,0 +1,129 @@
+/**
+ * Stage 1, loading: reads and parses the entry files and every file they `include`, and reports the
+ * `import` declarations this version cannot honour.
+ *
+ * - A file is identified by its normalised POSIX path; an `include` path is relative to the
+ *   directory of the file that includes it (an absolute path is taken as is).
+ * - Files are listed in load order: each entry, then (depth first, in order) what it includes.
+ * - A file reached twice (two entries, or a diamond of includes) is loaded once.
+ * - An include that leads back to a file still being loaded is a cycle: an error at that include.
+ */
+import { posix } from 'node:path';
+import { diagnostic, hasErrors, type Diagnostic } from '../engine/index.js';
+import type { ImportDecl, IncludeDecl, PolicyFile } from './ast.js';
+import { codeList } from './suggest.js';
+
+/** Where the compiler reads files from: the file system, or an in-memory map in tests. */
+export interface SourceHost {
+  /** The file's text; undefined when it does not exist or cannot be read. */
+  readFile(path: string): string | undefined;
+}
+
+export type ParseFn = (text: string, file: string) => { ast: PolicyFile; diagnostics: Diagnostic[] };
+
+export interface LoadedFile {
+  /** Normalised path: the file's identity and the `file` of every span in it. */
+  readonly file: string;
+  readonly text: string;
+  readonly ast: PolicyFile;
+  /** False when the parser reported an error: the later stages leave such a file alone. */
+  readonly parsed: boolean;
+}
+
+export interface LoadResult {
+  files: LoadedFile[];
+  diagnostics: Diagnostic[];
+}
+
+/** The imports the language knows of. None is supported by this version. */
+export const KNOWN_IMPORTS: readonly { agent: string; what: string }[] = [
+  { agent: 'claude', what: 'hooks' },
+  { agent: 'codex', what: 'hooks' },
+];
+
+export function normalizePath(path: string): string {
+  return posix.normalize(path);
+}
+
+/** The path an `include` in `from` names. */
+export function resolveInclude(from: string, target: string): string {
+  if (posix.isAbsolute(target)) return posix.normalize(target);
+  return posix.normalize(posix.join(posix.dirname(from), target));
+}
+
+export function loadSources(entries: readonly string[], host: SourceHost, parse: ParseFn): LoadResult {
+  const files: LoadedFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  /** Files fully loaded or being loaded; `active` ones are on the current include chain. */
+  const state = new Map<string, 'active' | 'done'>();
+  const chain: string[] = [];
+
+  const visit = (file: string, text: string): void => {
+    state.set(file, 'active');
+    chain.push(file);
+    const parsed = parse(text, file);
+    diagnostics.push(...parsed.diagnostics);
+    files.push({ file, text, ast: parsed.ast, parsed: !hasErrors(parsed.diagnostics) });
+    for (const item of parsed.ast.items) {
+      if (item.kind === 'include') followInclude(file, item);
+      else if (item.kind === 'import') diagnostics.push(importDiagnostic(item));
+    }
+    chain.pop();
+    state.set(file, 'done');
+  };
+
+  const followInclude = (from: string, include: IncludeDecl): void => {
+    const target = resolveInclude(from, include.path.value);
+    const seen = state.get(target);
+    if (seen === 'done') return;
+    if (seen === 'active') {
+      const loop = [...chain.slice(chain.indexOf(target)), target].join(' -> ');
+      diagnostics.push(
+        diagnostic('check/include-cycle', 'error', `include cycle: \`${loop}\``, {
+          span: include.span,
+          help: 'a file cannot include itself, directly or through other files; move what both need into a third file',
+        }),
+      );
+      return;
+    }
+    const text = host.readFile(target);
+    if (text === undefined) {
+      const resolved = target === include.path.value ? '' : ` (resolved to \`${target}\`)`;
+      diagnostics.push(
+        diagnostic('check/include-not-found', 'error', `cannot read included file \`${include.path.value}\`${resolved}`, {
+          span: include.span,
+          help: 'include paths are relative to the directory of the file that includes them',
+        }),
+      );
+      return;
+    }
+    visit(target, text);
+  };
+
+  for (const entry of entries) {
+    const file = normalizePath(entry);
+    if (state.has(file)) continue;
+    const text = host.readFile(file);
+    if (text === undefined) {
+      diagnostics.push(diagnostic('check/file-not-found', 'error', `cannot read policy file \`${entry}\``));
+      continue;
+    }
+    visit(file, text);
+  }
+  return { files, diagnostics };
+}
+
+function importDiagnostic(item: ImportDecl): Diagnostic {
+  const agent = item.agent.name;
+  const what = item.what.name;
+  if (KNOWN_IMPORTS.some((k) => k.agent === agent && k.what === what)) {
+    return diagnostic('check/import-unsupported', 'error', `importing \`${agent} ${what}\` is not supported by this version`, {
+      span: item.span,
+      help: `write the hooks as \`run\` rules instead, e.g. \`run Bash hook "./script.sh" dialect ${agent}\``,
+    });
+  }
+  return diagnostic('check/unknown-import', 'error', `\`${agent} ${what}\` is not something that can be imported`, {
+    span: item.span,
+    help: `known imports: ${codeList(KNOWN_IMPORTS.map((k) => `${k.agent} ${k.what}`))}`,
+  });
+}

@@ -1,0 +1,304 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { normalizeEvent, validateIR, type Rule } from '../engine/index.js';
+import { compileText } from './index.js';
+
+/** The rules of `on <seam> { ... }`, without spans. */
+function rules(seam: string, ...lines: string[]): Omit<Rule, 'span'>[] {
+  const r = compileText(`on ${seam} {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`);
+  expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return r.ir!.rules.map(({ span: _span, ...rest }) => rest);
+}
+
+describe('lowering rules', () => {
+  it('lowers tools and selectors, with ids at the rule word', () => {
+    expect(rules('pre-tool', 'deny Read, Edit path "**/.env", "*.pem" because "secrets"')).toEqual([
+      {
+        id: 'policy.dshpolicy:2:3',
+        seam: 'pre-tool',
+        effect: 'deny',
+        tools: ['Read', 'Edit'],
+        selectors: [{ kind: 'path', globs: ['**/.env', '*.pem'] }],
+        reason: 'secrets',
+      },
+    ]);
+  });
+
+  it('lowers each selector kind', () => {
+    const [rule] = rules('pre-tool', 'ask * command "git push *" path "a" url "https://x/*" domain "*.example.com"');
+    expect(rule?.selectors).toEqual([
+      { kind: 'command', patterns: ['git push *'] },
+      { kind: 'path', globs: ['a'] },
+      { kind: 'url', globs: ['https://x/*'] },
+      { kind: 'domain', globs: ['*.example.com'] },
+    ]);
+    expect(rule?.tools).toEqual(['*']);
+  });
+
+  it('omits tools and selectors when there are none', () => {
+    expect(rules('pre-tool', 'allow')).toEqual([{ id: 'policy.dshpolicy:2:3', seam: 'pre-tool', effect: 'allow' }]);
+  });
+
+  it('keeps the span of the whole rule', () => {
+    const r = compileText('on pre-tool {\n  deny Bash because "x"\n}\n');
+    expect(r.ir?.rules[0]?.span).toEqual({
+      file: 'policy.dshpolicy',
+      start: { line: 2, column: 3, offset: 16 },
+      end: { line: 2, column: 24, offset: 37 },
+    });
+  });
+
+  it('lowers run rules with their hook', () => {
+    expect(rules('pre-tool', 'run Bash hook "./guard.sh" timeout 10s dialect codex', 'run hook "./all.sh"')).toEqual([
+      { id: 'policy.dshpolicy:2:3', seam: 'pre-tool', effect: 'run', tools: ['Bash'], hook: { command: './guard.sh', timeoutMs: 10000, dialect: 'codex' } },
+      { id: 'policy.dshpolicy:3:3', seam: 'pre-tool', effect: 'run', hook: { command: './all.sh', dialect: 'claude' } },
+    ]);
+  });
+
+  it('lowers prompt rules', () => {
+    expect(rules('prompt', 'block when prompt matches /key/i because "no keys"', 'context "use pnpm"')).toEqual([
+      {
+        id: 'policy.dshpolicy:2:3',
+        seam: 'prompt',
+        effect: 'block',
+        when: { op: 'compare', cmp: 'matches', field: { name: 'prompt' }, value: { regex: 'key', flags: 'i' } },
+        reason: 'no keys',
+      },
+      { id: 'policy.dshpolicy:3:3', seam: 'prompt', effect: 'context', text: 'use pnpm' },
+    ]);
+  });
+
+  it('lowers post-tool rules', () => {
+    expect(rules('post-tool', 'context Edit path "**/*.ts" "typecheck"', 'block Bash when response.code != 0')).toEqual([
+      { id: 'policy.dshpolicy:2:3', seam: 'post-tool', effect: 'context', tools: ['Edit'], selectors: [{ kind: 'path', globs: ['**/*.ts'] }], text: 'typecheck' },
+      {
+        id: 'policy.dshpolicy:3:3',
+        seam: 'post-tool',
+        effect: 'block',
+        tools: ['Bash'],
+        when: { op: 'compare', cmp: '!=', field: { name: 'response', path: ['code'] }, value: 0 },
+      },
+    ]);
+  });
+
+  it('lowers stop rules, ran and limit', () => {
+    expect(rules('stop', 'continue when not ran Bash command "npm test *" because "test first"', 'halt when ran Read, Edit path "x"', 'limit 3')).toEqual([
+      {
+        id: 'policy.dshpolicy:2:3',
+        seam: 'stop',
+        effect: 'continue',
+        when: { op: 'not', arg: { op: 'ran', tools: ['Bash'], selectors: [{ kind: 'command', patterns: ['npm test *'] }] } },
+        reason: 'test first',
+      },
+            {
+        id: 'policy.dshpolicy:3:3',
+        seam: 'stop',
+        effect: 'halt',
+        when: { op: 'ran', tools: ['Read', 'Edit'], selectors: [{ kind: 'path', globs: ['x'] }] },
+      },
+      { id: 'policy.dshpolicy:4:3', seam: 'stop', effect: 'limit', limit: 3 },
+    ]);
+  });
+
+  it('lowers session-start rules', () => {
+    expect(rules('session-start', 'context "read docs" when source == "startup"')).toEqual([
+      {
+        id: 'policy.dshpolicy:2:3',
+        seam: 'session-start',
+        effect: 'context',
+        when: { op: 'compare', cmp: '==', field: { name: 'source' }, value: 'startup' },
+        text: 'read docs',
+      },
+    ]);
+  });
+
+  it('flattens nested and/or and keeps not, exists, constants and lists', () => {
+    const [rule] = rules('pre-tool', 'deny Bash when cwd exists and (tool == "Bash" and (true or (false or permission_mode in ["plan", ["x", 1]])))');
+    expect(rule?.when).toEqual({
+      op: 'and',
+      args: [
+        { op: 'exists', field: { name: 'cwd' } },
+        { op: 'compare', cmp: '==', field: { name: 'tool' }, value: 'Bash' },
+        {
+          op: 'or',
+          args: [
+            { op: 'const', value: true },
+            { op: 'const', value: false },
+            { op: 'compare', cmp: 'in', field: { name: 'permission_mode' }, value: ['plan', 'x', 1] },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('resolves names in conditions, texts and selectors', () => {
+    const r = compileText(
+      'let re = /x/si\nlet modes = ["plan"]\nlet dirs = ["a", "b"]\non pre-tool {\n  deny Bash path dirs when command matches re or permission_mode in modes because "no"\n}\n',
+    );
+    expect(r.diagnostics).toEqual([]);
+    const rule = r.ir!.rules[0]!;
+    expect(rule.selectors).toEqual([{ kind: 'path', globs: ['a', 'b'] }]);
+    expect(rule.when).toEqual({
+      op: 'or',
+      args: [
+        { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'x', flags: 'is' } },
+        { op: 'compare', cmp: 'in', field: { name: 'permission_mode' }, value: ['plan'] },
+      ],
+    });
+  });
+
+  it('drops a reason that the rule form does not show', () => {
+    const r = compileText('on pre-tool {\n  allow Read because "fine"\n}\n');
+    expect(r.ir?.rules[0]?.reason).toBeUndefined();
+  });
+});
+
+describe('lowering tests', () => {
+  const tests = (...lines: string[]) => {
+    const r = compileText(`test "guard" {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`);
+    expect(r.diagnostics).toEqual([]);
+    return r.ir!.tests.map(({ span: _span, ...rest }) => rest);
+  };
+
+  it('builds fixture events for each seam', () => {
+    expect(
+      tests(
+        'pre-tool Bash { command: "ls" } with { cwd: "/repo" } => allow',
+        'post-tool Read { file_path: "a" } with { output: "text" } => accept',
+        'prompt "hi" => allow',
+        'prompt { prompt: "hi", cwd: "/r" } => block',
+        'stop { last_message: "done" } => stop',
+        'session-start {} => none',
+        'event { hook_event_name: "Stop", stop_hook_active: false } => stop',
+      ),
+    ).toEqual([
+      { name: 'guard: line 2', event: { seam: 'pre-tool', tool: 'Bash', input: { command: 'ls' }, cwd: '/repo' }, expect: 'allow' },
+      { name: 'guard: line 3', event: { seam: 'post-tool', tool: 'Read', input: { file_path: 'a' }, output: 'text' }, expect: 'accept' },
+      { name: 'guard: line 4', event: { seam: 'prompt', prompt: 'hi' }, expect: 'allow' },
+      { name: 'guard: line 5', event: { seam: 'prompt', prompt: 'hi', cwd: '/r' }, expect: 'block' },
+      { name: 'guard: line 6', event: { seam: 'stop', last_message: 'done', turn: [], stop_hook_active: false }, expect: 'stop' },
+      { name: 'guard: line 7', event: { seam: 'session-start', source: 'startup' }, expect: 'none' },
+      { name: 'guard: line 8', event: { hook_event_name: 'Stop', stop_hook_active: false }, expect: 'stop' },
+    ]);
+  });
+
+  it('lowers nested payloads to plain JSON', () => {
+    const [t] = tests('stop { turn: [{ tool: "Bash", input: { command: "npm test", n: 1.5, ok: true, none: null } }] } => stop');
+    expect(t?.event).toEqual({
+      seam: 'stop',
+      turn: [{ tool: 'Bash', input: { command: 'npm test', n: 1.5, ok: true, none: null } }],
+      stop_hook_active: false,
+    });
+  });
+
+  it('keeps odd keys as plain data', () => {
+    const [t] = tests('pre-tool Bash { "__proto__": "x", command: "ls" } => none');
+    expect(Object.keys(t!.event.input as object)).toEqual(['__proto__', 'command']);
+    expect(Object.getPrototypeOf(t!.event.input)).toBe(Object.prototype);
+  });
+
+  it('turns a because string into a regex matching it literally', () => {
+    const [a, b] = tests('prompt "x" => block because "a.b (c) [d] $1 x*y+z? {2} ^|\\\\"', 'prompt "x" => block because /a.b/i');
+    expect(a?.because).toEqual({ regex: 'a\\.b \\(c\\) \\[d\\] \\$1 x\\*y\\+z\\? \\{2\\} \\^\\|\\\\', flags: '' });
+    expect(new RegExp(a!.because!.regex).test('see: a.b (c) [d] $1 x*y+z? {2} ^|\\')).toBe(true);
+    expect(b?.because).toEqual({ regex: 'a.b', flags: 'i' });
+  });
+
+  it('gives each case a unique name', () => {
+    const r = compileText('test "t" {\n  prompt "a" => allow\n}\n', 'a.dshpolicy', {});
+    expect(r.ir?.tests.map((t) => t.name)).toEqual(['t: line 2']);
+    const two = compileText('include "b.dshpolicy"\ntest "t" {\n  prompt "a" => allow\n}\n', 'a.dshpolicy', {
+      'b.dshpolicy': '\ntest "t" {\n  prompt "b" => allow   \n}\n',
+    });
+    const names = two.ir!.tests.map((t) => t.name);
+    expect(names).toEqual(['t: line 3', 't: b.dshpolicy:3']);
+  });
+});
+
+describe('the IR', () => {
+  const example = `policy "acme/guardrails"
+
+let secrets = ["**/.env", "**/.env.*", "**/*.pem", "~/.ssh/**"]
+let force_push = /git\\s+push\\b.*\\s(-f|--force)\\b/
+
+on pre-tool {
+  allow Read, Glob, Grep
+  deny  Read, Edit, Write path secrets            because "secrets stay out of the model's context"
+  deny  Bash command "rm -rf /", "rm -rf ~"       because "never delete a root"
+  ask   Bash command "git push *"                 because "pushing needs a human"
+  deny  Bash when command matches force_push      because "no force pushes"
+  allow Bash command "npm test", "npm run lint *", "git status", "git diff *"
+  deny  mcp__db__* when input.sql matches /(?i)\\bdrop\\s+table\\b/
+  deny  WebFetch domain "*.internal.example.com"
+  run   Bash hook "./scripts/guard.sh" timeout 10s
+}
+
+on prompt {
+  block when prompt matches /-----BEGIN [A-Z ]*PRIVATE KEY-----/ because "paste a path, not a key"
+  context "This repository uses pnpm; never run npm install."
+  context "Releases go through \`make release\`." when prompt contains "release"
+}
+
+on post-tool {
+  block Bash when output matches /npm ERR!/ because "the install failed; fix it before going on"
+  context Edit, Write path "**/*.ts" "Run \`pnpm typecheck\` after changing TypeScript."
+}
+
+on stop {
+  continue when not ran Bash command "npm test *" because "run the tests before you finish"
+  limit 3
+}
+
+on session-start {
+  context "Read docs/agents.md first." when source == "startup"
+}
+
+test "guardrails" {
+  pre-tool Bash { command: "sudo rm -rf /" }                     => deny
+  pre-tool Read { file_path: "config/.env" }                     => deny because "secrets"
+  prompt "here: -----BEGIN RSA PRIVATE KEY-----"                 => block
+  stop { turn: [] }                                              => continue
+  session-start with { source: "resume" }                        => none
+  event { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, session_id: "s", cwd: "/r" } => none
+}
+`;
+
+  it('compiles the language example without diagnostics', () => {
+    const r = compileText(example, 'guardrails.dshpolicy');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir?.name).toBe('acme/guardrails');
+    expect(r.ir?.sources).toEqual(['guardrails.dshpolicy']);
+    expect(r.ir?.rules).toHaveLength(17);
+    expect(r.ir?.tests).toHaveLength(6);
+  });
+
+  it('is valid against the IR schema', () => {
+    const r = compileText(example, 'guardrails.dshpolicy');
+    expect(validateIR(JSON.parse(JSON.stringify(r.ir))).diagnostics).toEqual([]);
+  });
+
+  it('produces test events that the engine reads', () => {
+    const r = compileText(example, 'guardrails.dshpolicy');
+    for (const t of r.ir!.tests) expect(normalizeEvent(t.event).diagnostics, t.name).toEqual([]);
+  });
+
+  it('is plain JSON', () => {
+    const r = compileText(example);
+    expect(JSON.parse(JSON.stringify(r.ir))).toEqual(r.ir);
+  });
+
+  it('is deterministic', () => {
+    expect(compileText(example)).toEqual(compileText(example));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('deny Read', 'allow Bash command "ls"', 'ask * path "a"', 'deny Edit when cwd == "/"'), { maxLength: 6 }), (lines) => {
+        const text = `on pre-tool {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`;
+        expect(compileText(text)).toEqual(compileText(text));
+      }),
+    );
+  });
+
+  it('has no IR when there is an error, and one despite warnings', () => {
+    expect(compileText('on pre-tool {\n  deny Bsh\n}\n').ir).toBeDefined();
+    expect(compileText('on pre-tool {\n  deny Bsh\n  block\n}\n').ir).toBeUndefined();
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Stage 4, lowering: checked files to the IR. Runs only when no stage reported an error.
+ *
+ * Rules keep the order of the files (load order) and of the rules within each file; a rule's id is
+ * `file:line:column` of its rule word. The output depends only on the input: the same files give
+ * a deep-equal IR.
+ */
+import { IR_VERSION, type HookDialect, type PolicyIR, type Rule, type Seam, type TestCase } from '../engine/index.js';
+import type { RuleNode } from './ast.js';
+import { REASON_EFFECTS } from './check-rules.js';
+import { lowerExpr, lowerSelectors, lowerTools } from './lower-expr.js';
+import { lowerTestBlock } from './lower-tests.js';
+import { deref, type FileScope, type ScopedFile } from './scope.js';
+
+export function lowerProgram(files: readonly ScopedFile[]): PolicyIR {
+  const rules: Rule[] = [];
+  const tests: TestCase[] = [];
+  const testNames = new Set<string>();
+  for (const file of files) {
+    for (const item of file.ast.items) {
+      if (item.kind === 'on') {
+        const seam = item.seam.name as Seam;
+        for (const rule of item.rules) rules.push(lowerRule(rule, seam, file.scope));
+      } else if (item.kind === 'test') {
+        tests.push(...lowerTestBlock(item, file.scope, testNames));
+      }
+    }
+  }
+  const name = policyName(files[0]);
+  const ir: PolicyIR = {
+    version: IR_VERSION,
+    ...(name !== undefined ? { name } : {}),
+    sources: files.map((f) => f.file),
+    rules,
+    tests,
+  };
+  return ir;
+}
+
+/** The first `policy "..."` of a file. */
+export function policyName(file: ScopedFile | undefined): string | undefined {
+  for (const item of file?.ast.items ?? []) if (item.kind === 'policy') return item.name.value;
+  return undefined;
+}
+
+export function ruleId(rule: RuleNode): string {
+  const { file, start } = rule.effect.span;
+  return `${file}:${start.line}:${start.column}`;
+}
+
+function stringOf(node: RuleNode['text'], scope: FileScope): string | undefined {
+  if (!node) return undefined;
+  const value = deref(node, scope);
+  return value?.kind === 'string' ? value.value : undefined;
+}
+
+export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
+  const rule: Rule = { id: ruleId(node), seam, effect: node.effect.name as Rule['effect'] };
+  if (node.tools.length > 0) rule.tools = lowerTools(node.tools);
+  if (node.selectors.length > 0) {
+    const selectors = lowerSelectors(node.selectors, scope);
+    if (selectors) rule.selectors = selectors;
+  }
+  if (node.when) {
+    const when = lowerExpr(node.when, scope);
+    if (when) rule.when = when;
+  }
+  // Only the forms whose decision carries a reason keep it (elsewhere the checks warn).
+  const reason = REASON_EFFECTS.includes(rule.effect) ? stringOf(node.because, scope) : undefined;
+  if (reason !== undefined) rule.reason = reason;
+  const text = stringOf(node.text, scope);
+  if (text !== undefined) rule.text = text;
+  if (node.limit) rule.limit = node.limit.value;
+  if (node.hook) {
+    const dialect = (node.dialect?.name ?? 'claude') as HookDialect;
+    rule.hook = node.timeout
+      ? { command: node.hook.command.value, timeoutMs: node.timeout.ms, dialect }
+      : { command: node.hook.command.value, dialect };
+  }
+  rule.span = node.span;
+  return rule;
+}
