@@ -1,7 +1,7 @@
 /**
  * The readable decision table `eval` prints by default.
  */
-import type { PolicyEvent } from '../engine/index.js';
+import type { Decision, PolicyEvent } from '../engine/index.js';
 import type { LineResult } from './eval.js';
 import type { Style } from './render.js';
 
@@ -45,6 +45,18 @@ function colorDecision(word: string, style: Style): string {
   return style.dim(word);
 }
 
+/** The one-line "why" of a decision: its reason, else what the trace says, else the deciding rule. */
+export function explainShort(d: Decision): string {
+  if (d.reasons[0] !== undefined) return d.reasons[0];
+  const limited = d.trace.find((t) => t.outcome === 'limited');
+  if (limited?.note) return limited.note;
+  const partial = d.trace.find((t) => t.outcome === 'partial');
+  if (d.decision === 'none' && partial?.note) return partial.note;
+  if (d.context[0] !== undefined) return d.context[0];
+  if (d.rules.length > 0) return `${d.decision === 'allow' ? 'allowed by' : 'decided by'} ${d.rules.join(', ')}`;
+  return d.decision === 'none' || d.decision === 'stop' ? 'no rule applies' : '';
+}
+
 export function renderTable(results: LineResult[], style: Style): string {
   const rows: string[][] = [];
   for (const r of results) {
@@ -53,7 +65,7 @@ export function renderTable(results: LineResult[], style: Style): string {
       continue;
     }
     const d = r.decision!;
-    const why = d.reasons[0] ?? d.context[0] ?? (d.rules.length > 0 ? `rule ${d.rules.join(', ')}` : '');
+    const why = explainShort(d);
     const more = d.reasons.length > 1 ? ` (+${d.reasons.length - 1})` : '';
     rows.push([String(r.line), d.seam, oneLine(describeEvent(r.event!), EVENT_WIDTH), d.decision, oneLine(why, WHY_WIDTH) + more]);
   }

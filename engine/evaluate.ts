@@ -63,6 +63,12 @@ export interface Matched {
   continuations: number;
 }
 
+/** Part texts in traces are clipped: an unparseable tail can run to the end of a huge command. */
+const MAX_PART_TEXT = 200;
+function clipPart(text: string): string {
+  return text.length > MAX_PART_TEXT ? `${text.slice(0, MAX_PART_TEXT)}…` : text;
+}
+
 function toolOf(event: PolicyEvent): string | undefined {
   return event.seam === 'pre-tool' || event.seam === 'post-tool' ? event.tool : undefined;
 }
@@ -100,7 +106,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
       analysis.parts.forEach((part, i) => {
         if (commandSel.patterns.some((p) => matchCommandPart(p, part, 'allow'))) {
           cover![i]!.push(r.id);
-          covered.push(part.text);
+          covered.push(clipPart(part.text));
         }
       });
       if (covered.length > 0) coverRules.set(r.id, { cr, parts: covered });
@@ -125,7 +131,8 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     const parts = view.commandAnalysis()?.parts ?? [];
     const whole =
       parts.length > 0 && parts.every((p, i) => p.unknowable === null && (cover?.[i]?.length ?? 0) > 0);
-    const missing = parts.filter((p, i) => p.unknowable !== null || (cover?.[i]?.length ?? 0) === 0).map((p) => p.text);
+    const missing = parts.filter((p, i) => p.unknowable !== null || (cover?.[i]?.length ?? 0) === 0)
+      .map((p) => clipPart(p.text));
     for (const [id, { cr, parts: covered }] of coverRules) {
       if (whole) hits.push(hitOf(cr, 'allow'));
       const entry: TraceEntry = { rule: id, effect: 'allow', outcome: whole ? 'outranked' : 'partial', parts: covered };
@@ -143,7 +150,7 @@ function commandPartsMatched(cr: CompiledRule, view: EventView): string[] | unde
   const sel = cr.selectors.find((s) => s.kind === 'command');
   if (!sel || sel.kind !== 'command') return undefined;
   const parts = view.commandAnalysis()?.parts ?? [];
-  return parts.filter((part) => sel.patterns.some((p) => matchCommandPart(p, part, 'any'))).map((p) => p.text);
+  return parts.filter((part) => sel.patterns.some((p) => matchCommandPart(p, part, 'any'))).map((p) => clipPart(p.text));
 }
 
 /** Turns matched hits into the seam's decision and finishes the trace. */

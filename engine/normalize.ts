@@ -54,8 +54,9 @@ class Reader {
     readonly base: string,
   ) {}
 
-  error(key: string | undefined, message: string, help?: string): void {
-    const pointer = key === undefined ? this.base : `${this.base}/${esc(key)}`;
+  error(key: string | string[] | undefined, message: string, help?: string): void {
+    const keys = key === undefined ? [] : Array.isArray(key) ? key : [key];
+    const pointer = this.base + keys.map((k) => `/${esc(k)}`).join('');
     this.diagnostics.push(diagnostic('event/invalid', 'error', message, { pointer, help }));
   }
 
@@ -115,14 +116,14 @@ function readTurn(r: Reader): ToolCall[] {
   }
   const calls: ToolCall[] = [];
   v.forEach((item, i) => {
-    const pointer = `turn/${i}`;
+    const pointer = ['turn', String(i)];
     if (!isObject(item) || typeof item['tool'] !== 'string') {
       r.error(pointer, 'a tool call needs a string `tool` and an object `input`', 'write `{"tool":"Bash","input":{"command":"npm test"}}`');
       return;
     }
     const input = item['input'] ?? {};
     if (!isObject(input)) {
-      r.error(`${pointer}/input`, `\`input\` must be an object, found ${typeName(input)}`);
+      r.error([...pointer, 'input'], `\`input\` must be an object, found ${typeName(input)}`);
       return;
     }
     calls.push({ tool: item['tool'], input });

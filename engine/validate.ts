@@ -12,7 +12,7 @@ import { checkRegex } from './match/index.js';
 
 let validator: ValidateFunction | undefined;
 function schemaValidator(): ValidateFunction {
-  if (!validator) validator = new Ajv({ allErrors: true, strict: true }).compile(IR_SCHEMA);
+  if (!validator) validator = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(IR_SCHEMA);
   return validator;
 }
 

@@ -1,0 +1,102 @@
+import { mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CompiledRule } from '../compile.js';
+import type { PolicyEvent } from '../events.js';
+import type { Rule } from '../ir.js';
+import { processHookRunner, runCommand } from './runner.js';
+import { payloadText } from './payload.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'dshpolicy-hook-'));
+const preTool: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command: 'ls' }, cwd };
+
+function rule(command: string, timeoutMs?: number, seam: Rule['seam'] = 'pre-tool'): CompiledRule {
+  const r: Rule = { id: 'p:1:1', seam, effect: 'run', hook: { command, dialect: 'claude' } };
+  if (timeoutMs) r.hook!.timeoutMs = timeoutMs;
+  return { rule: r, index: 0, order: 'p', tools: null, selectors: [], when: null };
+}
+
+const run = processHookRunner();
+
+describe('the command-hook runner', () => {
+  it('exit 2 denies with stderr as the reason', async () => {
+    const o = await run(rule('echo nope >&2; exit 2'), preTool);
+    expect(o).toMatchObject({ effect: 'deny', reason: 'nope', exitCode: 2 });
+  });
+
+  it('a JSON permissionDecision deny denies with its reason', async () => {
+    const json = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'r' } });
+    const o = await run(rule(`cat >/dev/null; echo '${json}'`), preTool);
+    expect(o).toMatchObject({ effect: 'deny', reason: 'r' });
+  });
+
+  it('the payload arrives on stdin as compact JSON with a newline (Claude Code)', async () => {
+    const o = await run(rule(`cat > payload.json; exit 0`), preTool);
+    expect(o.effect).toBeUndefined();
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(join(cwd, 'payload.json'), 'utf8')).toBe(payloadText(preTool, 'claude'));
+    expect(payloadText(preTool, 'claude').endsWith('}\n')).toBe(true);
+    expect(payloadText(preTool, 'codex').endsWith('}')).toBe(true);
+  });
+
+  it('other exit codes are non-blocking errors with a diagnostic', async () => {
+    const o = await run(rule('echo broken >&2; exit 1'), preTool);
+    expect(o.effect).toBeUndefined();
+    expect(o.diagnostics?.[0]).toMatchObject({ code: 'hook/failed', severity: 'warning' });
+  });
+
+  it('a missing program is a non-blocking error', async () => {
+    const o = await run(rule('/nonexistent/hook-binary'), preTool);
+    expect(o.effect).toBeUndefined();
+    expect(o.exitCode).toBe(127);
+  });
+
+  it('a hang is killed at the timeout, with its whole process group', async () => {
+    const marker = join(cwd, 'survived');
+    const started = Date.now();
+    const o = await run(rule(`(sleep 2; touch ${marker}) & sleep 30`, 300), preTool);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(o).toMatchObject({ timedOut: true });
+    expect(o.effect).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a crash by signal is a non-blocking error', async () => {
+    const o = await run(rule('kill -9 $$'), preTool);
+    expect(o.exitCode).toBeNull();
+    expect(o.diagnostics?.[0]?.code).toBe('hook/killed');
+  });
+
+  it('a flood of output is capped', async () => {
+    const raw = await runCommand('head -c 5000000 /dev/zero | tr "\\0" a', '/bin/sh', '', { cwd, timeoutMs: 10_000, env: process.env, outputCap: 1000 });
+    expect(raw.stdout.length).toBe(1000);
+    expect(raw.truncated).toBe(true);
+  });
+
+  it('a hook that never reads stdin is fine', async () => {
+    const o = await run(rule('exit 0'), { ...preTool, input: { command: 'x'.repeat(1_000_000) } });
+    expect(o.exitCode).toBe(0);
+  });
+
+  it('plain stdout is context on prompt and session-start only', async () => {
+    const p = await run(rule('echo hello', undefined, 'prompt'), { seam: 'prompt', prompt: 'x', cwd });
+    expect(p.context).toEqual(['hello']);
+    const t = await run(rule('echo hello'), preTool);
+    expect(t.context).toBeUndefined();
+  });
+
+  it('a hookEventName for another event is ignored with a diagnostic', async () => {
+    const json = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } });
+    const o = await run(rule(`echo '${json}'`), preTool);
+    expect(o.effect).toBeUndefined();
+    expect(o.diagnostics?.[0]?.code).toBe('hook/wrong-event');
+  });
+
+  it('a stop hook blocking continues; continue:false halts', async () => {
+    const stop: PolicyEvent = { seam: 'stop', turn: [], stop_hook_active: false, cwd };
+    expect(await run(rule(`echo '{"decision":"block","reason":"more"}'`, undefined, 'stop'), stop)).toMatchObject({ effect: 'continue', reason: 'more' });
+    expect(await run(rule(`echo '{"continue":false,"stopReason":"done"}'`, undefined, 'stop'), stop)).toMatchObject({ effect: 'halt', reason: 'done' });
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Runs every conformance case in specs/cases/ as its own test, named by its note.
+ */
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileText } from '../dsl/index.js';
+import { compilePolicy, evaluate, normalizeEvent, processHookRunner, type Diagnostic } from '../engine/index.js';
+import { loadCases, type SpecCase, type WantDiagnostic } from './load.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cases = loadCases(join(here, 'cases'));
+const ENTRY = 'policy.dshpolicy';
+
+function compileCase(c: SpecCase) {
+  if (c.policy !== undefined) return compileText(c.policy, ENTRY);
+  const files = c.files ?? {};
+  const entries = c.entry ?? [ENTRY];
+  const [first, ...rest] = entries;
+  const others = Object.fromEntries(Object.entries(files).filter(([k]) => k !== first));
+  const text = files[first!];
+  if (text === undefined) throw new Error(`entry \`${first}\` is not among the case's files`);
+  if (rest.length > 0) throw new Error('several entries are not supported by this runner');
+  return compileText(text, first, others);
+}
+
+function shape(d: Diagnostic, want: WantDiagnostic) {
+  const got: Record<string, unknown> = { code: d.code };
+  if (want.at !== undefined) got['at'] = d.span ? `${d.span.start.line}:${d.span.start.column}` : '(no span)';
+  if (want.file !== undefined) got['file'] = d.span?.file;
+  if (want.message !== undefined) got['message'] = d.message.includes(want.message) ? want.message : d.message;
+  return got;
+}
+
+/** A wanted diagnostic in the shape `shape` reads, so both sides are keyed the same way. */
+function asDiagnostic(w: WantDiagnostic): Diagnostic {
+  const d: Diagnostic = { code: w.code, severity: 'error', message: w.message ?? '' };
+  if (w.at !== undefined) {
+    const [line, column] = w.at.split(':').map(Number);
+    const pos = { line: line!, column: column!, offset: 0 };
+    d.span = { file: w.file ?? '', start: pos, end: pos };
+  } else if (w.file !== undefined) {
+    d.span = { file: w.file, start: { line: 0, column: 0, offset: 0 }, end: { line: 0, column: 0, offset: 0 } };
+  }
+  return d;
+}
+
+function expectDiagnostics(got: Diagnostic[], want: WantDiagnostic[], what: string): void {
+  // Pair each wanted diagnostic with one of the same code, comparing only the fields the case names.
+  const remaining = [...got];
+  const missing: WantDiagnostic[] = [];
+  for (const w of want) {
+    const i = remaining.findIndex((d) => JSON.stringify(shape(d, w)) === JSON.stringify(shape(asDiagnostic(w), w)));
+    if (i >= 0) remaining.splice(i, 1);
+    else missing.push(w);
+  }
+  expect(
+    { missing, unexpected: remaining.map((d) => ({ code: d.code, at: d.span ? `${d.span.start.line}:${d.span.start.column}` : undefined, message: d.message })) },
+    `${what} differ`,
+  ).toEqual({ missing: [], unexpected: [] });
+}
+
+const runner = processHookRunner();
+
+describe('conformance', () => {
+  for (const c of cases) {
+    it(c.note, async () => {
+      const result = compileCase(c);
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      const warnings = result.diagnostics.filter((d) => d.severity === 'warning');
+      expectDiagnostics(errors, c.want_errors ?? [], 'errors');
+      if (c.want_warnings !== undefined) expectDiagnostics(warnings, c.want_warnings, 'warnings');
+      if (c.want_errors && c.want_errors.length > 0) return;
+      expect(result.ir, 'the policy compiles').toBeDefined();
+      const ir = result.ir!;
+      if (c.want_rules) expect(ir.rules).toMatchObject(c.want_rules);
+      if (c.event === undefined) return;
+      const norm = normalizeEvent(c.event);
+      if (c.want_event_errors) {
+        expect(norm.event).toBeUndefined();
+        expect(norm.diagnostics.map((d) => ({ pointer: d.pointer, message: d.message }))).toMatchObject(c.want_event_errors);
+        return;
+      }
+      expect(norm.diagnostics, 'the event is valid').toEqual([]);
+      const decision = await evaluate(compilePolicy(ir), norm.event!, { runner });
+      const want = c.want!;
+      const got: Record<string, unknown> = { decision: decision.decision };
+      if (want.reasons) got['reasons'] = decision.reasons;
+      if (want.context) got['context'] = decision.context;
+      if (want.rules) got['rules'] = decision.rules;
+      if (want.updatedInput) got['updatedInput'] = decision.updatedInput;
+      expect(got, JSON.stringify(decision.trace)).toEqual(want);
+    });
+  }
+});

@@ -1,0 +1,50 @@
+/**
+ * The architecture's arrows, checked on the source: a folder imports another only through that
+ * folder's index.ts, and only along the allowed arrows. (The TypeScript project references make
+ * the build fail on a wrong arrow; this also covers deep imports that would bypass index.ts.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const MAY_IMPORT: Record<string, string[]> = {
+  grammar: [],
+  engine: [],
+  dsl: ['grammar', 'engine'],
+  bridges: ['engine', 'dsl'],
+  cli: ['engine', 'grammar', 'dsl', 'bridges'],
+  specs: ['engine', 'grammar', 'dsl', 'bridges'],
+  bench: ['engine', 'dsl'],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.includes('node_modules'))
+    .map((f) => join(dir, f));
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+describe('layering', () => {
+  for (const [folder, allowed] of Object.entries(MAY_IMPORT)) {
+    it(`${folder}/ imports only ${allowed.length ? allowed.join(', ') : 'itself'}, each through its index.ts`, () => {
+      const problems: string[] = [];
+      for (const file of sources(folder)) {
+        const text = readFileSync(join(root, file), 'utf8');
+        for (const m of text.matchAll(IMPORT)) {
+          const spec = m[1] ?? m[2]!;
+          if (!spec.startsWith('.')) continue;
+          const target = relative(root, resolve(root, dirname(file), spec));
+          const top = target.split('/')[0]!;
+          if (top === folder) continue;
+          if (!allowed.includes(top)) problems.push(`${file}: imports ${spec} (${top}/ is not allowed here)`);
+          else if (target !== `${top}/index.js`) problems.push(`${file}: imports ${spec}; go through ${top}/index.js`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});
