@@ -3,16 +3,17 @@
  * Exit 0 when there are no errors, 1 when there are.
  */
 import { compileFiles } from '../dsl/index.js';
+import { compilePolicy, processHookRunner, runTestCases, type Diagnostic } from '../engine/index.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io } from './args.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export const CHECK_HELP = `usage: dshpolicy check <file.dshpolicy>... [--format human|json]
 
-Compiles the policy files (and what they include) and prints every error and warning.
-Exits 0 when there are no errors, 1 when there are.`;
+Compiles the policy files (and what they include), runs their \`test\` blocks, and prints every
+error and warning. Exits 0 when there are no errors, 1 when there are.`;
 
-export function check(argv: string[], io: Io): number {
+export async function check(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = guard(() => parseArgs({ args: argv, options: { format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${CHECK_HELP}\n`);
@@ -21,11 +22,18 @@ export function check(argv: string[], io: Io): number {
   const fmt = format(values.format, ['human', 'json'], 'human');
   if (positionals.length === 0) throw new UsageError('name at least one policy file to check');
   const result = compileFiles(positionals);
+  let tests = 0;
+  if (result.ir && result.ir.tests.length > 0) {
+    const outcomes = await runTestCases(compilePolicy(result.ir), { runner: processHookRunner() });
+    tests = outcomes.length;
+    const failures: Diagnostic[] = outcomes.flatMap((o) => (o.failure ? [o.failure] : []));
+    result.diagnostics.push(...failures);
+  }
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   const ok = errors === 0;
   if (fmt === 'json') {
     io.stdout.write(
-      `${JSON.stringify({ ok, files: result.ir?.sources ?? positionals, rules: result.ir?.rules.length ?? null, diagnostics: result.diagnostics })}\n`,
+      `${JSON.stringify({ ok, files: result.ir?.sources ?? positionals, rules: result.ir?.rules.length ?? null, tests, diagnostics: result.diagnostics })}\n`,
     );
     return ok ? 0 : 1;
   }
@@ -36,7 +44,8 @@ export function check(argv: string[], io: Io): number {
     const n = result.ir?.rules.length ?? 0;
     const files = result.ir?.sources.length ?? positionals.length;
     const warn = result.diagnostics.length > 0 ? ` (${summarize(result.diagnostics)})` : '';
-    io.stdout.write(`${style.green('ok')}: ${files} file${files === 1 ? '' : 's'}, ${n} rule${n === 1 ? '' : 's'}${warn}\n`);
+    const t = tests > 0 ? `, ${tests} test${tests === 1 ? '' : 's'} passed` : '';
+    io.stdout.write(`${style.green('ok')}: ${files} file${files === 1 ? '' : 's'}, ${n} rule${n === 1 ? '' : 's'}${t}${warn}\n`);
   } else {
     io.stdout.write(`${style.red('failed')}: ${summarize(result.diagnostics)}\n`);
   }

@@ -156,6 +156,10 @@ describe('dshpolicy eval', () => {
     expect((await run(['eval', '--policy', good])).err).toContain('--fixtures');
     expect((await run(['eval', '--bogus'])).err).toContain('error: unknown option');
     expect((await run(['frobnicate'])).code).toBe(2);
-    expect((await run(['eval', '--policy', good, '--fixtures', join(dir, 'missing.jsonl')])).err).toContain('cannot read fixtures');
+    const missing = await run(['eval', '--policy', good, '--fixtures', join(dir, 'missing.jsonl')]);
+    expect(missing).toMatchObject({ code: 1 });
+    expect(missing.err).toContain('cannot read fixtures');
+    const missingJson = await run(['eval', '--policy', good, '--fixtures', join(dir, 'missing.jsonl'), '--format', 'json']);
+    expect(JSON.parse(missingJson.out).diagnostics[0]).toMatchObject({ code: 'fixture/unreadable' });
   });
 });

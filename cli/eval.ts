@@ -37,43 +37,53 @@ export interface LineResult {
   errors?: Diagnostic[];
 }
 
-export async function* readFixtures(file: string, io: Io): AsyncGenerator<{ line: number; value?: unknown; errors?: Diagnostic[] }> {
+export async function* readFixtures(file: string, io: Io): AsyncGenerator<{ line: number; offset: number; value?: unknown; errors?: Diagnostic[] }> {
   const input = file === '-' ? io.stdin : createReadStream(file, { encoding: 'utf8' });
   const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
+  let next = 0;
   try {
     for await (const text of rl) {
       n++;
+      const lineStart = next;
+      next += text.length + 1;
       if (text.trim() === '') continue;
-      const span = (col: number) => ({ file, start: { line: n, column: col, offset: 0 }, end: { line: n, column: col + 1, offset: 0 } });
+      const span = (col: number) => ({
+        file,
+        start: { line: n, column: col, offset: lineStart + col - 1 },
+        end: { line: n, column: col + 1, offset: lineStart + col },
+      });
       if (text.length > MAX_FIXTURE_LINE) {
-        yield { line: n, errors: [diagnostic('fixture/too-long', 'error', `line is longer than ${MAX_FIXTURE_LINE} characters`, { span: span(1) })] };
+        yield { line: n, offset: lineStart, errors: [diagnostic('fixture/too-long', 'error', `line is longer than ${MAX_FIXTURE_LINE} characters`, { span: span(1) })] };
         continue;
       }
       try {
-        yield { line: n, value: JSON.parse(text) };
+        yield { line: n, offset: lineStart, value: JSON.parse(text) };
       } catch (err) {
         const msg = (err as Error).message;
         const at = /position (\d+)/.exec(msg);
         const col = at ? Number(at[1]) + 1 : 1;
         yield {
           line: n,
+          offset: lineStart,
           errors: [diagnostic('fixture/json', 'error', `not valid JSON: ${msg.replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '')}`, { span: span(col) })],
         };
       }
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read fixtures \`${file}\`: ${code ?? (err as Error).message}`);
+    throw new FixtureReadError(`cannot read fixtures \`${file}\`: ${code ?? (err as Error).message}`);
   }
 }
+
+/** The fixture file itself could not be read (as opposed to one bad line in it). */
+export class FixtureReadError extends Error {}
 
 export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const { values } = guard(() => parseArgs({ args: argv, options: {
       policy: { type: 'string', multiple: true, short: 'p' },
       fixtures: { type: 'string', short: 'f' },
       format: { type: 'string' },
-      trace: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     }, allowPositionals: false, strict: true }));
   if (values.help) {
@@ -99,25 +109,36 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const runner = processHookRunner();
   const results: LineResult[] = [];
   let failed = false;
-  for await (const item of readFixtures(values.fixtures, io)) {
-    let result: LineResult;
-    if (item.errors) {
-      result = { line: item.line, errors: item.errors };
-    } else {
-      const norm = normalizeEvent(item.value, '');
-      if (!norm.event) {
-        result = {
-          line: item.line,
-          errors: norm.diagnostics.map((d) => ({ ...d, span: { file: values.fixtures!, start: { line: item.line, column: 1, offset: 0 }, end: { line: item.line, column: 2, offset: 0 } } })),
-        };
+  try {
+    for await (const item of readFixtures(values.fixtures, io)) {
+      let result: LineResult;
+      if (item.errors) {
+        result = { line: item.line, errors: item.errors };
       } else {
-        const decision = await evaluate(loaded.policy, norm.event, { runner });
-        result = { line: item.line, event: norm.event, decision };
+        const norm = normalizeEvent(item.value, '');
+        if (!norm.event) {
+          result = {
+            line: item.line,
+            errors: norm.diagnostics.map((d) => ({
+              ...d,
+              span: { file: values.fixtures!, start: { line: item.line, column: 1, offset: item.offset }, end: { line: item.line, column: 2, offset: item.offset + 1 } },
+            })),
+          };
+        } else {
+          const decision = await evaluate(loaded.policy, norm.event, { runner });
+          result = { line: item.line, event: norm.event, decision };
+        }
       }
+      if (result.errors) failed = true;
+      if (fmt === 'json') io.stdout.write(`${JSON.stringify(jsonLine(result))}\n`);
+      else results.push(result);
     }
-    if (result.errors) failed = true;
-    if (fmt === 'json') io.stdout.write(`${JSON.stringify(jsonLine(result, values.trace ?? true))}\n`);
-    else results.push(result);
+  } catch (err) {
+    if (!(err instanceof FixtureReadError)) throw err;
+    const d = diagnostic('fixture/unreadable', 'error', err.message);
+    if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: [d] })}\n`);
+    else io.stderr.write(`error: ${err.message}\n`);
+    return 1;
   }
   if (fmt === 'table') {
     io.stdout.write(renderTable(results, style));
@@ -127,7 +148,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   return failed ? 1 : 0;
 }
 
-export function jsonLine(r: LineResult, withTrace: boolean): Record<string, unknown> {
+export function jsonLine(r: LineResult): Record<string, unknown> {
   if (r.errors) return { line: r.line, decision: null, error: r.errors[0], errors: r.errors };
   const d = r.decision!;
   const out: Record<string, unknown> = {
@@ -139,7 +160,7 @@ export function jsonLine(r: LineResult, withTrace: boolean): Record<string, unkn
     rules: d.rules,
   };
   if (d.updatedInput) out['updatedInput'] = d.updatedInput;
-  if (withTrace) out['trace'] = d.trace;
+  out['trace'] = d.trace;
   if (d.diagnostics.length > 0) out['diagnostics'] = d.diagnostics;
   return out;
 }

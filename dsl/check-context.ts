@@ -146,6 +146,6 @@ export function validateToolGlob(ctx: CheckContext, node: ToolPattern): boolean 
 export function validateCommandPattern(ctx: CheckContext, node: StringLit): boolean {
   const problem = checkCommandPattern(node.value);
   if (!problem) return true;
-  error(ctx, 'check/invalid-glob', problem.message, spanInString(ctx, node, problem.offset));
+  error(ctx, 'check/invalid-command-pattern', problem.message, spanInString(ctx, node, problem.offset));
   return false;
 }

@@ -138,7 +138,7 @@ describe('ran', () => {
   });
 
   it('checks the patterns of its selectors', () => {
-    expect(codesAt(rule('stop', 'continue when not ran Bash command "a $(b"'))).toEqual(['check/invalid-glob@2:41']);
+    expect(codesAt(rule('stop', 'continue when not ran Bash command "a $(b"'))).toEqual(['check/invalid-command-pattern@2:41']);
   });
 
   it('accepts a well-formed ran', () => {

@@ -5,6 +5,7 @@
  * read through a SourceHost; `compileFiles` reads them from disk and `compileText` from memory.
  */
 import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { compileWith, type CompileResult } from './compile.js';
 import { normalizePath, type SourceHost } from './load.js';
 import { parsePolicy } from './parse.js';
@@ -31,6 +32,13 @@ export const fileSystemHost: SourceHost = {
     } catch {
       return undefined;
     }
+  },
+  // Files are named relative to the working directory when they are under it, absolute otherwise,
+  // so the same file always has the same name (and its rules the same ids).
+  canonical(path: string): string {
+    const abs = resolve(path);
+    const rel = relative(process.cwd(), abs);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
   },
 };
 

@@ -17,6 +17,11 @@ import { codeList } from './suggest.js';
 export interface SourceHost {
   /** The file's text; undefined when it does not exist or cannot be read. */
   readFile(path: string): string | undefined;
+  /**
+   * The one name a file goes by, however it was reached (`./a`, `/abs/a`, `sub/../a`): the file's
+   * identity for include diamonds and the `file` of its spans. Defaults to POSIX normalisation.
+   */
+  canonical?(path: string): string;
 }
 
 export type ParseFn = (text: string, file: string) => { ast: PolicyFile; diagnostics: Diagnostic[] };
@@ -46,6 +51,10 @@ export function normalizePath(path: string): string {
 }
 
 /** The path an `include` in `from` names. */
+function canonicalOf(host: SourceHost, path: string): string {
+  return host.canonical ? host.canonical(path) : path;
+}
+
 export function resolveInclude(from: string, target: string): string {
   if (posix.isAbsolute(target)) return posix.normalize(target);
   return posix.normalize(posix.join(posix.dirname(from), target));
@@ -73,7 +82,7 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
   };
 
   const followInclude = (from: string, include: IncludeDecl): void => {
-    const target = resolveInclude(from, include.path.value);
+    const target = canonicalOf(host, resolveInclude(from, include.path.value));
     const seen = state.get(target);
     if (seen === 'done') return;
     if (seen === 'active') {
@@ -101,7 +110,7 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
   };
 
   for (const entry of entries) {
-    const file = normalizePath(entry);
+    const file = canonicalOf(host, normalizePath(entry));
     if (state.has(file)) continue;
     const text = host.readFile(file);
     if (text === undefined) {

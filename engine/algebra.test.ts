@@ -95,16 +95,31 @@ describe('decision algebra laws', () => {
     );
   });
 
-  it('a limit can only turn a continuation into a stop, and only once it is reached', () => {
+  it('a limit can only turn a continuation into a stop, once the smallest stated limit is reached', () => {
     fc.assert(
-      fc.property(verdictArb('stop'), fc.integer({ min: 1, max: 5 }), continuationsArb, (v, n, c) => {
+      fc.property(verdictArb('stop'), fc.integer({ min: 1, max: 12 }), fc.nat({ max: 14 }), (v, n, c) => {
         const limited = join(v, verdict('stop', [{ rule: 'l', effect: 'limit', limit: n, order: 'z' }]));
-        const before = decide(v, { continuations: c }).decision;
+        const unguarded = decide(v, { continuations: 0 }).decision;
         const after = decide(limited, { continuations: c }).decision;
-        if (before !== 'continue') expect(after).toBe(before);
-        else expect(after).toBe(c >= n ? 'stop' : 'continue');
+        const stated = [n, ...v.hits.filter((h) => h.effect === 'limit').map((h) => h.limit!)];
+        if (unguarded !== 'continue') expect(after).toBe(unguarded);
+        else expect(after).toBe(c >= Math.min(...stated) ? 'stop' : 'continue');
+        // Adding a limit never allows more than the limits already stated.
+        if (v.hits.some((h) => h.effect === 'limit')) {
+          const before = decide(v, { continuations: c }).decision;
+          if (before === 'stop') expect(after).toBe('stop');
+        }
       }),
     );
+  });
+
+  it('a stated limit above the default raises the cap', () => {
+    const v = verdict('stop', [
+      { rule: 'c', effect: 'continue', order: 'a' },
+      { rule: 'l', effect: 'limit', limit: 10, order: 'b' },
+    ]);
+    expect(decide(v, { continuations: 9 }).decision).toBe('continue');
+    expect(decide(v, { continuations: 10 }).decision).toBe('stop');
   });
 
   it('every seam only produces its own decision words', () => {

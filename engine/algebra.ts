@@ -5,7 +5,9 @@
  * below are monotone: adding a hit never moves a decision down its seam's order.
  *
  * The one deliberate exception is the stop seam's `limit` guard, which exists to turn a forced
- * continuation back into a stop once the loop has gone on long enough.
+ * continuation back into a stop once the loop has gone on long enough. Among `limit` hits the
+ * smallest governs (adding one never allows more continuations than the others do); with none,
+ * DEFAULT_STOP_LIMIT applies.
  */
 import type { Seam } from './ir.js';
 
@@ -121,7 +123,8 @@ export function decide(v: Verdict, opts: DecideOptions = {}): Decided {
       const conts = of('continue');
       if (conts.length === 0) return { decision: 'stop', reasons: [], context, rules: [] };
       const limits = of('limit');
-      const limit = limits.reduce((m, h) => Math.min(m, h.limit ?? DEFAULT_STOP_LIMIT), DEFAULT_STOP_LIMIT);
+      // The smallest stated limit governs; the default applies only when the policy states none.
+      const limit = limits.length > 0 ? Math.min(...limits.map((h) => h.limit ?? DEFAULT_STOP_LIMIT)) : DEFAULT_STOP_LIMIT;
       const continuations = opts.continuations ?? 0;
       if (continuations >= limit) {
         const limitRules = limits.filter((h) => h.limit === limit);

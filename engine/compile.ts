@@ -136,6 +136,13 @@ function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: V
           return p !== undefined && g.test(p, view.pathContext);
         };
       }
+      if ((ref.name === 'url' || ref.name === 'domain') && !ref.path) {
+        const m = ref.name === 'url' ? compileUrlGlob(value) : compileDomainGlob(value);
+        return (view) => {
+          const t = ref.name === 'url' ? view.url() : view.domain();
+          return t !== undefined && m.test(t);
+        };
+      }
       const g = compileToolGlob(value);
       return (view) => {
         const t = asText(view.field(ref));

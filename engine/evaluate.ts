@@ -14,8 +14,9 @@ export interface TraceEntry {
   rule: string;
   effect: string;
   /** `decided`: among the rules that made the decision; `outranked`: fired, but a stricter level won;
-   * `partial`: an allow that covered only some parts of a shell command; `limited`: the loop guard. */
-  outcome: 'decided' | 'outranked' | 'partial' | 'limited';
+   * `partial`: an allow that covered only some parts of a shell command; `limited`: the loop guard
+   * ended a continuation; `abstained`: a hook that gave no opinion, or a limit not reached. */
+  outcome: 'decided' | 'outranked' | 'partial' | 'limited' | 'abstained';
   reason?: string;
   text?: string;
   /** For command selectors: the parts of the command this rule matched. */
@@ -159,7 +160,8 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
   const decidedRules = new Set(d.rules);
   const trace: TraceEntry[] = [];
   for (const entry of m.trace.values()) {
-    if (entry.outcome !== 'partial' && decidedRules.has(entry.rule)) entry.outcome = 'decided';
+    if (entry.outcome === 'outranked' && decidedRules.has(entry.rule)) entry.outcome = 'decided';
+    if (entry.effect === 'limit' && !d.limited) entry.outcome = 'abstained';
     if (d.limited && entry.effect === 'limit' && decidedRules.has(entry.rule)) {
       entry.outcome = 'limited';
       entry.note = `${d.limited.continuations} continuations in a row reached the limit of ${d.limited.limit}`;
@@ -249,7 +251,7 @@ export async function evaluate<E extends PolicyEvent>(
       const entry: TraceEntry = {
         rule: id,
         effect: o.effect ?? 'run',
-        outcome: 'outranked',
+        outcome: o.effect && HOOK_EFFECTS[m.seam].includes(o.effect) ? 'outranked' : 'abstained',
         hook: { exitCode: o.exitCode, timedOut: o.timedOut, summary: o.summary },
       };
       if (o.effect && HOOK_EFFECTS[m.seam].includes(o.effect)) {

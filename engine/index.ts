@@ -11,3 +11,4 @@ export * from './normalize.js';
 export { IR_SCHEMA } from './ir-schema.js';
 export { validateIR, type ValidateResult } from './validate.js';
 export * from './hooks/index.js';
+export { runTestCase, runTestCases, type TestResult } from './testcases.js';

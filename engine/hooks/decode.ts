@@ -128,6 +128,7 @@ function decodeJson(
         out.effect = pd;
         if (pd === 'deny') out.reason = why || 'Blocked by hook';
         else if (why) out.reason = why;
+        else delete out.reason;
         out.summary = `permissionDecision ${pd}`;
       } else if (pd !== 'defer') {
         warn('hook/bad-output', `unknown permissionDecision \`${pd}\``);

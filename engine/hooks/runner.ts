@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { diagnostic } from '../diagnostics.js';
 import type { PolicyEvent } from '../events.js';
 import type { CompiledRule } from '../compile.js';
@@ -92,6 +93,8 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
     const cwd = existsSync(wanted) ? wanted : process.cwd();
     const env = { ...(options.env ?? process.env) };
     if (hook.dialect === 'claude') env['CLAUDE_PROJECT_DIR'] ??= cwd;
+    // Hooks shipped beside a policy find their scripts through the policy's own directory.
+    if (cr.rule.span) env['DSHPOLICY_POLICY_DIR'] = dirname(resolve(cr.rule.span.file));
     const raw = await runCommand(hook.command, shell, payloadText(event, hook.dialect), {
       cwd,
       timeoutMs: hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
