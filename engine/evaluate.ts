@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from './diagnostics.js';
 import type { EventOf, PolicyEvent } from './events.js';
-import type { Seam } from './ir.js';
+import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
 import { candidates, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
@@ -28,8 +28,11 @@ export interface TraceEntry {
 
 export interface Decision<S extends Seam = Seam> {
   seam: S;
-  decision: string;
+  decision: DecisionWord<S>;
+  /** The winning level's reasons in source order, deduplicated. */
   reasons: string[];
+  /** The reasons as one text (joined with a blank line), where a host needs one; absent when none. */
+  reason?: string;
   context: string[];
   /** Ids (`file:line:col`) of the rules that decided. */
   rules: string[];
@@ -178,13 +181,14 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
   }
   const out: Decision = {
     seam: m.seam,
-    decision: d.decision,
+    decision: d.decision as DecisionWord<Seam>,
     reasons: d.reasons,
     context: d.context,
     rules: d.rules,
     trace,
     diagnostics: extra.diagnostics ?? [],
   };
+  if (d.reasons.length > 0) out.reason = d.reasons.join('\n\n');
   if (extra.updatedInput && d.decision === 'allow') out.updatedInput = extra.updatedInput;
   return out;
 }
@@ -280,11 +284,3 @@ function failClosedEffect(seam: Seam): HookOutcome['effect'] {
   if (seam === 'prompt' || seam === 'post-tool') return 'block';
   return undefined;
 }
-
-// ---------------------------------------------------------------- the canonical seams
-
-export const preTool = (p: CompiledPolicy, e: EventOf<'pre-tool'>, o?: EvaluateOptions) => evaluate(p, e, o);
-export const prompt = (p: CompiledPolicy, e: EventOf<'prompt'>, o?: EvaluateOptions) => evaluate(p, e, o);
-export const postTool = (p: CompiledPolicy, e: EventOf<'post-tool'>, o?: EvaluateOptions) => evaluate(p, e, o);
-export const stop = (p: CompiledPolicy, e: EventOf<'stop'>, o?: EvaluateOptions) => evaluate(p, e, o);
-export const sessionStart = (p: CompiledPolicy, e: EventOf<'session-start'>, o?: EvaluateOptions) => evaluate(p, e, o);

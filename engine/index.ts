@@ -7,6 +7,7 @@ export * from './tools.js';
 export * from './algebra.js';
 export { compilePolicy, type CompiledPolicy, type CompiledRule } from './compile.js';
 export * from './evaluate.js';
+export * from './seams.js';
 export * from './normalize.js';
 export { IR_SCHEMA } from './ir-schema.js';
 export { validateIR, type ValidateResult } from './validate.js';
