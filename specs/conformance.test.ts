@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileText } from '../dsl/index.js';
-import { compilePolicy, evaluate, normalizeEvent, processHookRunner, type Diagnostic } from '../engine/index.js';
+import { compilePolicy, evaluate, normalizeEvent, processHookRunner, validateIR, type Diagnostic } from '../engine/index.js';
 import { loadCases, type SpecCase, type WantDiagnostic } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -73,6 +73,8 @@ describe('conformance', () => {
       if (c.want_errors && c.want_errors.length > 0) return;
       expect(result.ir, 'the policy compiles').toBeDefined();
       const ir = result.ir!;
+      // What the compiler emits always validates, after a trip through JSON.
+      expect(validateIR(JSON.parse(JSON.stringify(ir))).diagnostics, 'the compiled IR validates').toEqual([]);
       if (c.want_rules) expect(ir.rules).toMatchObject(c.want_rules);
       if (c.event === undefined) return;
       const norm = normalizeEvent(c.event);
