@@ -153,8 +153,8 @@ export interface HookClause extends NodeBase {
 }
 
 /**
- * One rule. The grammar accepts the clauses in any order and at most once each is enforced by the
- * checks, which also decide which clauses each effect allows (e.g. only `context` has `text`,
+ * One rule. The grammar accepts the clauses in any order, each at most once (a repeat is a parse
+ * error); the checks decide which clauses each effect allows (e.g. only `context` has `text`,
  * only `limit` has `limit`, only `run` has `hook`).
  */
 export interface RuleNode extends NodeBase {

@@ -9,13 +9,15 @@
  *
  * The few checks that belong to the syntax are made here: a clause written twice in one rule, a key
  * written twice in one object, a malformed dotted field.
+ *
+ * Spans are built bottom-up from the spans of a node's parts and the tokens only the CST holds
+ * (keywords, brackets); a node's span shares its boundary positions with its first and last parts.
  */
-import { diagnostic, type Diagnostic, type Span } from '../engine/index.js';
+import { diagnostic, type Diagnostic, type Position, type Span } from '../engine/index.js';
 import {
   decodeRegex,
   decodeString,
   durationMs,
-  extentOf,
   isRealToken,
   numberValue,
   quote,
@@ -55,15 +57,18 @@ function real(toks: IToken[] | undefined): IToken | undefined {
   return isRealToken(tok) ? tok : undefined;
 }
 
-const CLAUSE_NAMES = {
-  text: 'text',
-  hookClause: '`hook`',
-  timeoutClause: '`timeout`',
-  dialectClause: '`dialect`',
-  whenClause: '`when`',
-  becauseClause: '`because`',
-  limit: 'count',
-} as const;
+type Part = Span | IToken | IToken[] | undefined;
+
+/** Clauses that a rule may hold once, with how messages name them. */
+const CLAUSES = [
+  ['text', 'text'],
+  ['hookClause', '`hook`'],
+  ['timeoutClause', '`timeout`'],
+  ['dialectClause', '`dialect`'],
+  ['whenClause', '`when`'],
+  ['becauseClause', '`because`'],
+  ['limit', 'count'],
+] as const;
 
 /** Builds a file's AST item by item (`add`), so it can follow a parse that hands over items one by one. */
 export class AstBuilder {
@@ -89,26 +94,58 @@ export class AstBuilder {
   // ---------------------------------------------------------------- spans
 
   private tokSpan(tok: IToken): Span {
-    if (!isRealToken(tok)) return this.source.span(this.lastEnd, this.lastEnd);
+    if (!isRealToken(tok)) return this.empty();
     const end = tok.startOffset + tok.image.length;
     if (end > this.lastEnd) this.lastEnd = end;
     return this.source.span(tok.startOffset, end);
   }
 
-  /** The span of a CST node; call `done` once its children are read. */
-  private nodeSpan(node: CstNode): Span {
-    const ext = extentOf(node);
-    if (!ext) return this.source.span(this.lastEnd, this.lastEnd);
-    return this.source.span(ext.start, ext.end);
+  private empty(): Span {
+    return this.source.span(this.lastEnd, this.lastEnd);
   }
 
-  private done<const N extends { span: Span }>(node: N): N {
-    if (node.span.end.offset > this.lastEnd) this.lastEnd = node.span.end.offset;
-    return node;
-  }
-
-  private between(first: Span, last: Span): Span {
-    return { file: first.file, start: first.start, end: last.end };
+  /**
+   * The span covering all `parts` (spans of AST children, or CST tokens); parts may be missing or
+   * inserted tokens. With no positioned part, an empty span after the last text read.
+   */
+  private cover(...parts: Part[]): Span {
+    let start: Position | undefined;
+    let end: Position | undefined;
+    let startOff = Infinity;
+    let endOff = -Infinity;
+    for (const part of parts) {
+      if (part === undefined) continue;
+      if ('start' in part) {
+        if (part.start.offset < startOff) {
+          startOff = part.start.offset;
+          start = part.start;
+        }
+        if (part.end.offset > endOff) {
+          endOff = part.end.offset;
+          end = part.end;
+        }
+        continue;
+      }
+      for (const tok of Array.isArray(part) ? part : [part]) {
+        if (!isRealToken(tok)) continue;
+        if (tok.startOffset < startOff) {
+          startOff = tok.startOffset;
+          start = undefined;
+        }
+        const e = tok.startOffset + tok.image.length;
+        if (e > endOff) {
+          endOff = e;
+          end = undefined;
+        }
+      }
+    }
+    if (startOff === Infinity) return this.empty();
+    if (endOff > this.lastEnd) this.lastEnd = endOff;
+    return {
+      file: this.source.file,
+      start: start ?? this.source.position(startOff),
+      end: end ?? this.source.position(endOff),
+    };
   }
 
   private report(code: string, message: string, span: Span, help?: string): void {
@@ -119,26 +156,32 @@ export class AstBuilder {
 
   private item(node: ItemCst): A.Item | undefined {
     const c = node.children;
-    const span = this.nodeSpan(node);
-    let out: A.Item | undefined;
     if (c.policyDecl?.[0]) {
-      const name = this.string(real(c.policyDecl[0].children.name));
-      if (name) out = { kind: 'policy', name, span };
-    } else if (c.includeDecl?.[0]) {
-      const path = this.string(real(c.includeDecl[0].children.path));
-      if (path) out = { kind: 'include', path, span };
-    } else if (c.importDecl?.[0]) {
+      const d = c.policyDecl[0].children;
+      const name = this.string(real(d.name));
+      return name && { kind: 'policy', name, span: this.cover(d.keyword, name.span) };
+    }
+    if (c.includeDecl?.[0]) {
+      const d = c.includeDecl[0].children;
+      const path = this.string(real(d.path));
+      return path && { kind: 'include', path, span: this.cover(d.keyword, path.span) };
+    }
+    if (c.importDecl?.[0]) {
       const d = c.importDecl[0].children;
       const agent = this.ident(real(d.agent));
       const what = this.ident(real(d.what));
       const path = this.string(real(d.path));
-      if (agent && what && path) out = { kind: 'import', agent, what, path, span };
-    } else if (c.letDecl?.[0]) {
+      if (!agent || !what || !path) return undefined;
+      return { kind: 'import', agent, what, path, span: this.cover(d.keyword, path.span) };
+    }
+    if (c.letDecl?.[0]) {
       const d = c.letDecl[0].children;
       const name = this.ident(real(d.name));
       const value = d.value?.[0] ? this.value(d.value[0]) : undefined;
-      if (name && value) out = { kind: 'let', name, value, span };
-    } else if (c.onBlock?.[0]) {
+      if (!name || !value) return undefined;
+      return { kind: 'let', name, value, span: this.cover(d.keyword, value.span) };
+    }
+    if (c.onBlock?.[0]) {
       const d = c.onBlock[0].children;
       const seam = this.ident(real(d.seam));
       const rules: A.RuleNode[] = [];
@@ -146,8 +189,10 @@ export class AstBuilder {
         const rule = this.rule(r);
         if (rule) rules.push(rule);
       }
-      if (seam) out = { kind: 'on', seam, rules, span };
-    } else if (c.testBlock?.[0]) {
+      if (!seam) return undefined;
+      return { kind: 'on', seam, rules, span: this.cover(d.keyword, d.LCurly, rules[rules.length - 1]?.span, d.RCurly) };
+    }
+    if (c.testBlock?.[0]) {
       const d = c.testBlock[0].children;
       const name = this.string(real(d.name));
       const cases: A.TestCaseNode[] = [];
@@ -155,56 +200,89 @@ export class AstBuilder {
         const node = this.testCase(tc);
         if (node) cases.push(node);
       }
-      if (name) out = { kind: 'test', name, cases, span };
+      if (!name) return undefined;
+      return { kind: 'test', name, cases, span: this.cover(d.keyword, d.LCurly, cases[cases.length - 1]?.span, d.RCurly) };
     }
-    return out ? this.done(out) : undefined;
+    return undefined;
   }
 
   // ---------------------------------------------------------------- rules
 
   private rule(node: RuleCst): A.RuleNode | undefined {
     const c = node.children;
-    const span = this.nodeSpan(node);
     const effect = this.ident(real(c.effect));
     if (!effect) return undefined;
-    const rule: A.RuleNode = { kind: 'rule', effect, tools: this.tools(c.toolList?.[0]), selectors: [], span };
+    // parts in source order are unknown (clauses come in any order): the cover sorts them out
+    const parts: Part[] = [effect.span];
+    const tools = this.tools(c.toolList?.[0]);
+    parts.push(tools[tools.length - 1]?.span);
+    const selectors: A.SelectorNode[] = [];
     for (const s of c.selector ?? []) {
       const sel = this.selector(s);
-      if (sel) rule.selectors.push(sel);
+      if (sel) {
+        selectors.push(sel);
+        parts.push(sel.span);
+      }
     }
-    this.noRepeats(c, effect.name);
+    const rule: A.RuleNode = { kind: 'rule', effect, tools, selectors, span: effect.span };
+    // a clause cut short by a syntax error can leave text that reads as another clause: no repeats then
+    if (!Object.values(c).some((list: (IToken | CstNode)[] | undefined) => list?.some((x) => 'children' in x && x.recoveredNode))) {
+      this.noRepeats(c, effect.name);
+    }
     const text = this.string(real(c.text));
-    if (text) rule.text = text;
-    const hook = c.hookClause?.[0];
-    if (hook) {
-      const command = this.string(real(hook.children.command));
-      if (command) rule.hook = this.done({ kind: 'hook', command, span: this.nodeSpan(hook) });
+    if (text) {
+      rule.text = text;
+      parts.push(text.span);
     }
-    const timeout = real(c.timeoutClause?.[0]?.children.duration);
-    if (timeout) rule.timeout = { kind: 'duration', ms: durationMs(timeout.image), text: timeout.image, span: this.tokSpan(timeout) };
-    const dialect = this.ident(real(c.dialectClause?.[0]?.children.dialect));
-    if (dialect) rule.dialect = dialect;
-    const when = c.whenClause?.[0]?.children.orExpr?.[0];
-    const expr = when ? this.orExpr(when) : undefined;
-    if (expr) rule.when = expr;
+    const hook = c.hookClause?.[0]?.children;
+    if (hook) {
+      const command = this.string(real(hook.command));
+      if (command) {
+        rule.hook = { kind: 'hook', command, span: this.cover(hook.keyword, command.span) };
+        parts.push(rule.hook.span);
+      }
+    }
+    const timeout = c.timeoutClause?.[0]?.children;
+    const duration = real(timeout?.duration);
+    if (timeout && duration) {
+      rule.timeout = { kind: 'duration', ms: durationMs(duration.image), text: duration.image, span: this.tokSpan(duration) };
+      parts.push(timeout.keyword, rule.timeout.span);
+    }
+    const dialectClause = c.dialectClause?.[0]?.children;
+    const dialect = this.ident(real(dialectClause?.dialect));
+    if (dialectClause && dialect) {
+      rule.dialect = dialect;
+      parts.push(dialectClause.keyword, dialect.span);
+    }
+    const when = c.whenClause?.[0]?.children;
+    const expr = when?.orExpr?.[0] ? this.orExpr(when.orExpr[0]) : undefined;
+    if (when && expr) {
+      rule.when = expr;
+      parts.push(when.keyword, expr.span);
+    }
     const because = c.becauseClause?.[0]?.children;
-    if (because) {
-      const reason = this.string(real(because.string)) ?? this.ref(real(because.ref));
-      if (reason) rule.because = reason;
+    const reason = because ? (this.string(real(because.string)) ?? this.ref(real(because.ref))) : undefined;
+    if (because && reason) {
+      rule.because = reason;
+      parts.push(because.keyword, reason.span);
     }
     const limit = real(c.limit);
-    if (limit) rule.limit = { kind: 'number', value: numberValue(limit.image), span: this.tokSpan(limit) };
-    return this.done(rule);
+    if (limit) {
+      rule.limit = { kind: 'number', value: numberValue(limit.image), span: this.tokSpan(limit) };
+      parts.push(rule.limit.span);
+    }
+    rule.span = this.cover(...parts);
+    return rule;
   }
 
   /** Reports every clause written more than once in a rule (selectors may repeat). */
   private noRepeats(c: RuleCst['children'], effect: string): void {
-    for (const key of Object.keys(CLAUSE_NAMES) as (keyof typeof CLAUSE_NAMES)[]) {
-      const list = c[key] as (IToken | CstNode)[] | undefined;
+    for (const [key, what] of CLAUSES) {
+      const list = c[key];
       if (!list || list.length < 2) continue;
-      const what = CLAUSE_NAMES[key];
       for (const extra of list.slice(1)) {
-        const span = 'image' in extra ? this.tokSpan(extra) : this.nodeSpan(extra);
+        const span =
+          'image' in extra ? this.tokSpan(extra) : this.cover(...Object.values(extra.children).map((v) => directTokens(v)));
         const help =
           key === 'text'
             ? 'a rule has one text; join the texts into one string, or write two rules'
@@ -229,89 +307,95 @@ export class AstBuilder {
   }
 
   private selector(node: SelectorCst): A.SelectorNode | undefined {
-    const span = this.nodeSpan(node);
     const selector = this.ident(real(node.children.kind));
     if (!selector) return undefined;
     const values = this.values(node.children.value);
-    return this.done({ kind: 'selector', selector, values, span });
+    return { kind: 'selector', selector, values, span: this.cover(selector.span, values[values.length - 1]?.span) };
   }
 
   // ---------------------------------------------------------------- conditions
 
   private orExpr(node: OrExprCst): A.ExprNode | undefined {
-    const span = this.nodeSpan(node);
     const args: A.ExprNode[] = [];
     for (const a of node.children.andExpr ?? []) {
       const e = this.andExpr(a);
       if (e) args.push(e);
     }
     if (args.length < 2) return args[0];
-    return this.done({ kind: 'or', args, span });
+    return { kind: 'or', args, span: this.cover((args[0] as A.ExprNode).span, (args[args.length - 1] as A.ExprNode).span) };
   }
 
   private andExpr(node: AndExprCst): A.ExprNode | undefined {
-    const span = this.nodeSpan(node);
     const args: A.ExprNode[] = [];
     for (const n of node.children.notExpr ?? []) {
       const e = this.notExpr(n);
       if (e) args.push(e);
     }
     if (args.length < 2) return args[0];
-    return this.done({ kind: 'and', args, span });
+    return { kind: 'and', args, span: this.cover((args[0] as A.ExprNode).span, (args[args.length - 1] as A.ExprNode).span) };
   }
 
+  /** `not not x`: the outer `not` holds the inner; each spans from its keyword to the end of `x`. */
   private notExpr(node: NotExprCst): A.ExprNode | undefined {
-    const nots = (node.children.Not ?? []).filter(isRealToken);
-    const notSpans = nots.map((t) => this.tokSpan(t));
+    const nots = (node.children.Not ?? []).filter(isRealToken).map((t) => this.tokSpan(t));
     const primary = node.children.primary?.[0];
-    if (!primary) return undefined;
-    const outer = this.nodeSpan(primary);
-    let expr = this.primary(primary);
-    if (!expr) return undefined;
-    for (let i = notSpans.length - 1; i >= 0; i--) {
-      expr = { kind: 'not', arg: expr, span: this.between(notSpans[i] as Span, outer) };
+    const inner = primary ? this.primary(primary) : undefined;
+    if (!inner) return undefined;
+    let expr = inner.expr;
+    for (let i = nots.length - 1; i >= 0; i--) {
+      expr = { kind: 'not', arg: expr, span: this.cover(nots[i], inner.outer) };
     }
     return expr;
   }
 
-  private primary(node: PrimaryCst): A.ExprNode | undefined {
+  /** A primary condition, and its span including any parentheses around it. */
+  private primary(node: PrimaryCst): { expr: A.ExprNode; outer: Span } | undefined {
     const c = node.children;
-    if (c.orExpr?.[0]) return this.orExpr(c.orExpr[0]);
+    if (c.LParen) {
+      const expr = c.orExpr?.[0] ? this.orExpr(c.orExpr[0]) : undefined;
+      return expr && { expr, outer: this.cover(c.LParen, expr.span, c.RParen) };
+    }
     const t = real(c.True) ?? real(c.False);
-    if (t) return { kind: 'boolexpr', value: t.tokenType === T.True, span: this.tokSpan(t) };
-    if (c.ranExpr?.[0]) return this.ranExpr(c.ranExpr[0]);
-    if (c.comparison?.[0]) return this.comparison(c.comparison[0]);
-    return undefined;
+    let expr: A.ExprNode | undefined;
+    if (t) expr = { kind: 'boolexpr', value: t.tokenType === T.True, span: this.tokSpan(t) };
+    else if (c.ranExpr?.[0]) expr = this.ranExpr(c.ranExpr[0]);
+    else if (c.comparison?.[0]) expr = this.comparison(c.comparison[0]);
+    return expr && { expr, outer: expr.span };
   }
 
   private ranExpr(node: RanExprCst): A.RanExpr {
-    const span = this.nodeSpan(node);
-    const tools = this.tools(node.children.toolList?.[0]);
+    const c = node.children;
+    const keyword = real(c.keyword);
+    const keywordSpan = keyword ? this.tokSpan(keyword) : undefined;
+    const tools = this.tools(c.toolList?.[0]);
     const selectors: A.SelectorNode[] = [];
-    for (const s of node.children.selector ?? []) {
+    for (const s of c.selector ?? []) {
       const sel = this.selector(s);
       if (sel) selectors.push(sel);
     }
-    return this.done({ kind: 'ran', tools, selectors, span });
+    const last = selectors[selectors.length - 1]?.span ?? tools[tools.length - 1]?.span;
+    return { kind: 'ran', tools, selectors, span: this.cover(keywordSpan, last) };
   }
 
   private comparison(node: ComparisonCst): A.ExprNode | undefined {
     const c = node.children;
-    const span = this.nodeSpan(node);
     const fieldTok = real(c.field);
     if (!fieldTok) return undefined;
     const field = this.field(fieldTok);
-    if (real(c.Exists)) return this.done({ kind: 'exists', field, span });
+    const exists = real(c.Exists);
+    if (exists) return { kind: 'exists', field, span: this.cover(field.span, exists) };
     const op = real(c.op);
     const value = c.value?.[0] ? this.value(c.value[0]) : undefined;
     if (!op || !value) return undefined;
-    return this.done({ kind: 'compare', op: op.image, opSpan: this.tokSpan(op), field, value, span });
+    // `=` has been reported as an error; reading it as `==` keeps later checks from repeating it
+    const name = op.tokenType === T.Equals ? '==' : op.image;
+    return { kind: 'compare', op: name, opSpan: this.tokSpan(op), field, value, span: this.cover(field.span, value.span) };
   }
 
   private field(tok: IToken): A.FieldNode {
     const span = this.tokSpan(tok);
     const path = tok.image.split('.');
-    if (path.some((p) => p === '')) {
+    if (path.includes('')) {
       this.report(
         'parse/invalid-field',
         `invalid field ${quote(tok.image)}`,
@@ -351,15 +435,20 @@ export class AstBuilder {
   }
 
   private list(node: ListCst): A.ListLit {
-    const span = this.nodeSpan(node);
-    return this.done({ kind: 'list', items: this.values(node.children.value), span });
+    const c = node.children;
+    const open = real(c.LBracket);
+    const openSpan = open ? this.tokSpan(open) : undefined;
+    const items = this.values(c.value);
+    return { kind: 'list', items, span: this.cover(openSpan, items[items.length - 1]?.span, c.RBracket) };
   }
 
   private object(node: ObjectCst): A.ObjectLit {
-    const span = this.nodeSpan(node);
+    const c = node.children;
+    const open = real(c.LCurly);
+    const openSpan = open ? this.tokSpan(open) : undefined;
     const entries: A.ObjectEntry[] = [];
     const seen = new Set<string>();
-    for (const e of node.children.entry ?? []) {
+    for (const e of c.entry ?? []) {
       const entry = this.entry(e);
       if (!entry) continue;
       if (seen.has(entry.key)) {
@@ -368,58 +457,64 @@ export class AstBuilder {
       seen.add(entry.key);
       entries.push(entry);
     }
-    return this.done({ kind: 'object', entries, span });
+    return { kind: 'object', entries, span: this.cover(openSpan, entries[entries.length - 1]?.span, c.RCurly) };
   }
 
   private entry(node: EntryCst): A.ObjectEntry | undefined {
-    const span = this.nodeSpan(node);
     const keyTok = real(node.children.key);
     if (!keyTok) return undefined;
     const keySpan = this.tokSpan(keyTok);
-    const key = keyTok.tokenType === T.StringLit || keyTok.tokenType === T.UnterminatedString ? decodeString(keyTok.image).value : keyTok.image;
+    const quoted = keyTok.tokenType === T.StringLit || keyTok.tokenType === T.UnterminatedString;
+    const key = quoted ? decodeString(keyTok.image).value : keyTok.image;
     const value = node.children.value?.[0] ? this.value(node.children.value[0]) : undefined;
     if (!value) return undefined;
-    return this.done({ key, keySpan, value, span });
+    return { key, keySpan, value, span: this.cover(keySpan, value.span) };
   }
 
   // ---------------------------------------------------------------- tests
 
   private testCase(node: TestCaseCst): A.TestCaseNode | undefined {
     const c = node.children;
-    const span = this.nodeSpan(node);
     const seam = this.ident(real(c.seam));
     if (!seam) return undefined;
-    const out: Partial<A.TestCaseNode> = { kind: 'case', seam };
-    const tool = real(c.tool);
-    if (tool) out.tool = { kind: 'tool', name: tool.image, span: this.tokSpan(tool) };
+    const toolTok = real(c.tool);
+    const tool: A.ToolPattern | undefined = toolTok && { kind: 'tool', name: toolTok.image, span: this.tokSpan(toolTok) };
     const payload = this.string(real(c.payloadString)) ?? (c.payloadObject?.[0] ? this.object(c.payloadObject[0]) : undefined);
-    if (payload) out.payload = payload;
-    if (c.extra?.[0]) out.extra = this.object(c.extra[0]);
+    const extra = c.extra?.[0] ? this.object(c.extra[0]) : undefined;
     const expect = this.ident(real(c.expect));
     if (!expect) return undefined;
-    out.expect = expect;
     const reason = real(c.reasonRegex);
     const because = reason ? this.regex(reason) : this.string(real(c.reasonString));
+    const out: A.TestCaseNode = { kind: 'case', seam, expect, span: this.cover(seam.span, expect.span, because?.span) };
+    if (tool) out.tool = tool;
+    if (payload) out.payload = payload;
+    if (extra) out.extra = extra;
     if (because) out.because = because;
-    return this.done({ ...out, span } as A.TestCaseNode);
+    return out;
   }
 
   // ---------------------------------------------------------------- tokens
 
   private ident(tok: IToken | undefined): A.Ident | undefined {
-    return tok ? { kind: 'ident', name: tok.image, span: this.tokSpan(tok) } : undefined;
+    return tok && { kind: 'ident', name: tok.image, span: this.tokSpan(tok) };
   }
 
   private ref(tok: IToken | undefined): A.Ref | undefined {
-    return tok ? { kind: 'ref', name: tok.image, span: this.tokSpan(tok) } : undefined;
+    return tok && { kind: 'ref', name: tok.image, span: this.tokSpan(tok) };
   }
 
   private string(tok: IToken | undefined): A.StringLit | undefined {
-    return tok ? { kind: 'string', value: decodeString(tok.image).value, span: this.tokSpan(tok) } : undefined;
+    return tok && { kind: 'string', value: decodeString(tok.image).value, span: this.tokSpan(tok) };
   }
 
   private regex(tok: IToken): A.RegexLit {
     const { source, flags } = decodeRegex(tok.image);
     return { kind: 'regex', source, flags, sourceOffset: tok.startOffset + 1, span: this.tokSpan(tok) };
   }
+}
+
+/** The tokens directly under a CST child list (nodes are skipped), for locating a repeated clause. */
+function directTokens(list: unknown): IToken[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.filter((x): x is IToken => typeof x === 'object' && x !== null && 'image' in x);
 }

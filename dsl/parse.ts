@@ -17,9 +17,7 @@ export function parsePolicy(text: string, file: string): ParsedPolicy {
     const builder = new AstBuilder(new SourceText(text, file));
     const parsed = parse(text, file, { onItem: (item) => builder.add(item) });
     const { ast, diagnostics } = builder.finish();
-    // once the grammar has hit its cap, further diagnostics would only be dropped again
-    const capped = parsed.diagnostics.some((d) => d.code === 'parse/too-many-errors');
-    return { ast, diagnostics: capped ? parsed.diagnostics : capDiagnostics([...parsed.diagnostics, ...diagnostics]) };
+    return { ast, diagnostics: capDiagnostics([...parsed.diagnostics, ...diagnostics]) };
   } catch (e) {
     const what = e instanceof Error ? e.message : String(e);
     const start = { line: 1, column: 1, offset: 0 };

@@ -27,14 +27,18 @@ export type PolicyDeclCst = Node<{ keyword?: Tok; name?: Tok }>;
 export type IncludeDeclCst = Node<{ keyword?: Tok; path?: Tok }>;
 export type ImportDeclCst = Node<{ keyword?: Tok; agent?: Tok; what?: Tok; path?: Tok }>;
 export type LetDeclCst = Node<{ keyword?: Tok; name?: Tok; value?: ValueCst[] }>;
-export type OnBlockCst = Node<{ keyword?: Tok; seam?: Tok; LCurly?: Tok; rule?: RuleCst[]; RCurly?: Tok }>;
+export type OnBlockCst = Node<{ keyword?: Tok; seam?: Tok; LCurly?: Tok; rule?: RuleCst[]; stray?: StrayCst[]; RCurly?: Tok }>;
 export type TestBlockCst = Node<{
   keyword?: Tok;
   name?: Tok;
   LCurly?: Tok;
   testCase?: TestCaseCst[];
+  stray?: StrayCst[];
   RCurly?: Tok;
 }>;
+
+/** Tokens skipped, after one error, where no rule, clause or test case could start. */
+export type StrayCst = Node<{ token?: Tok }>;
 
 /** A rule keeps its clauses in the order written; each list holds the repeats of one clause kind. */
 export type RuleCst = Node<{
@@ -48,6 +52,7 @@ export type RuleCst = Node<{
   whenClause?: WhenClauseCst[];
   becauseClause?: BecauseClauseCst[];
   limit?: Tok;
+  stray?: StrayCst[];
 }>;
 
 export type ToolListCst = Node<{ tool?: Tok }>;

@@ -5,7 +5,7 @@
  * Messages are lowercase, have no trailing period and quote user input in backticks; the fix, when
  * there is a useful one, goes in `help`.
  */
-import { EOF, type CstNode, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import { EOF, tokenMatcher, type CstNode, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
 import * as T from './tokens.js';
 
 // ---------------------------------------------------------------- the diagnostic shape
@@ -65,18 +65,28 @@ export class SourceText {
     return this.lineStarts;
   }
 
+  /** The line of the last position asked for: positions are mostly asked for in order. */
+  private lastLine = 0;
+
   /** The position of an offset; out-of-range or non-finite offsets are clamped into the text. */
   position(offset: number): Position {
     const off = Number.isFinite(offset) ? Math.max(0, Math.min(Math.trunc(offset), this.text.length)) : 0;
     const starts = this.starts();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= off) lo = mid;
-      else hi = mid - 1;
+    let line = this.lastLine;
+    const start = starts[line] as number;
+    const next = starts[line + 1];
+    if (!(start <= off && (next === undefined || off < next))) {
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((starts[mid] as number) <= off) lo = mid;
+        else hi = mid - 1;
+      }
+      line = lo;
+      this.lastLine = lo;
     }
-    return { line: lo + 1, column: off - (starts[lo] as number) + 1, offset: off };
+    return { line: line + 1, column: off - (starts[line] as number) + 1, offset: off };
   }
 
   /** The span `[start, end)`; `end` before `start` gives an empty span at `start`. */
@@ -171,6 +181,10 @@ export interface ParseContext {
   /** The tokens being parsed; only the first `tokenCount` are real (the parser pads the array). */
   tokens: IToken[];
   tokenCount: number;
+  /** Parser errors so far; past `MAX_PARSER_ERRORS` the parse stops (`TooManyErrors`). */
+  errorCount: number;
+  /** Errors the grammar itself notices and recovers from without the parser's help. */
+  soft: SoftError[];
   /** Receives each top-level item as soon as it is parsed. */
   onItem?: ((item: CstNode) => void) | undefined;
 }
@@ -230,8 +244,7 @@ function topLevel(actual: IToken): Message {
 }
 
 function tokenIs(tok: IToken, category: TokenType): boolean {
-  const t = tok.tokenType;
-  return t === category || (t.CATEGORIES ?? []).includes(category);
+  return tokenMatcher(tok, category);
 }
 
 function quoteHelp(expected: TokenType, actual: IToken): string | undefined {
@@ -247,18 +260,9 @@ function mismatch(ctx: ParseContext, expected: TokenType, actual: IToken, previo
   const atEnd = actual.tokenType === EOF;
   const prevImage = isRealToken(previous) ? previous.image : '';
   if (expected === EOF) return topLevel(actual);
+  // a block's MANY stops only at `}`, the end of the file or the next item: the last two land here
   if (expected === T.RCurly && frame && (rule === 'onBlock' || rule === 'testBlock')) {
-    const what = rule === 'onBlock' ? 'a rule' : 'a test case';
-    if (atEnd || isItemKeyword(actual)) {
-      return { message: `expected \`}\` to close ${frame.label}, found ${f}`, help: `add \`}\` to close the block that opens at ${opened}` };
-    }
-    let help = rule === 'onBlock' ? RULE_HELP : CASE_HELP;
-    const beforePrevious = previous ? tokenBefore(ctx, previous) : undefined;
-    const inToolList = beforePrevious !== undefined && (beforePrevious.tokenType === T.Comma || tokenIs(beforePrevious, T.EffectWord));
-    if (previous && previous.tokenType === T.Name && actual.tokenType === T.Name && rule === 'onBlock' && inToolList) {
-      help = `separate tool names with commas: \`${previous.image}, ${actual.image}\``;
-    }
-    return { message: `expected ${what} or \`}\` to close ${frame.label}, found ${f}`, help };
+    return { message: `expected \`}\` to close ${frame.label}, found ${f}`, help: `add \`}\` to close the block that opens at ${opened}` };
   }
   if ((expected === T.RCurly && rule === 'object') || (expected === T.RBracket && rule === 'list')) {
     const close = expected === T.RCurly ? '`}`' : '`]`';
@@ -281,7 +285,7 @@ function mismatch(ctx: ParseContext, expected: TokenType, actual: IToken, previo
     return { message: `expected a decision after \`=>\`, found ${f}`, help: 'e.g. `=> deny`, `=> allow`, `=> block`, `=> none`' };
   }
   if (expected === T.Name && !atEnd && isKeyword(actual)) {
-    const role = rule === 'letDecl' ? 'name' : rule === 'toolList' ? 'tool name' : 'name';
+    const role = rule === 'toolList' ? 'tool name' : 'name';
     return {
       message: `expected a ${role}${after(previous)}, found the keyword ${f}`,
       help: `${quote(actual.image)} is a keyword and cannot be used as a ${role} here`,
@@ -297,11 +301,6 @@ function mismatch(ctx: ParseContext, expected: TokenType, actual: IToken, previo
     return { message: `expected a tool name${after(previous)}, found ${f}` };
   }
   return { message: `expected ${describe(expected)}${after(previous)}, found ${f}`, help: quoteHelp(expected, actual) };
-}
-
-function isItemKeyword(tok: IToken): boolean {
-  const t = tok.tokenType;
-  return t === T.On || t === T.Test || t === T.Let || t === T.Include || t === T.Import || t === T.Policy;
 }
 
 function noViableAlt(actual: IToken, previous: IToken | undefined, rule: string, paths: TokenType[][][]): Message {
@@ -326,7 +325,7 @@ function noViableAlt(actual: IToken, previous: IToken | undefined, rule: string,
       return { message: `expected a regex or a string after \`because\`, found ${f}` };
     default: {
       const firsts = new Set<string>();
-      for (const alt of paths) for (const path of alt) if (path[0]) firsts.add(describe(path[0]));
+      for (const alt of paths) for (const path of alt) if (path[0] && path[0] !== T.AnyToken) firsts.add(describe(path[0]));
       const list = [...firsts];
       const expected = list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : (list[0] ?? 'something else');
       return { message: `expected ${expected}${after(previous)}, found ${f}` };
@@ -334,21 +333,79 @@ function noViableAlt(actual: IToken, previous: IToken | undefined, rule: string,
   }
 }
 
+/** An error found by the grammar's own recovery (stray tokens in a block, `=` for `==`). */
+export interface SoftError {
+  token: IToken;
+  message: string;
+  help?: string | undefined;
+}
+
+/** Records a soft error; counts toward the limit like the parser's own. */
+export function softError(ctx: ParseContext, token: IToken, m: Message): void {
+  if (++ctx.errorCount > MAX_PARSER_ERRORS) throw new TooManyErrors(token);
+  ctx.soft.push({ token, message: m.message, help: m.help });
+}
+
+/** Stray tokens where a rule (`rules`) or a test case (`cases`) should start. */
+export function strayMessage(ctx: ParseContext, first: IToken, kind: 'rules' | 'clauses' | 'cases'): Message {
+  const frame = ctx.frames[ctx.frames.length - 1];
+  const label = frame ? frame.label : kind === 'cases' ? 'the test block' : 'the block';
+  const f = found(first);
+  if (kind === 'cases') return { message: `expected a test case or \`}\` to close ${label}, found ${f}`, help: CASE_HELP };
+  const previous = tokenBefore(ctx, first);
+  const beforePrevious = previous ? tokenBefore(ctx, previous) : undefined;
+  const inToolList =
+    previous !== undefined &&
+    previous.tokenType === T.Name &&
+    first.tokenType === T.Name &&
+    beforePrevious !== undefined &&
+    (beforePrevious.tokenType === T.Comma || tokenIs(beforePrevious, T.EffectWord));
+  const help = inToolList ? `separate tool names with commas: \`${previous.image}, ${first.image}\`` : RULE_HELP;
+  if (kind === 'clauses') return { message: `expected a clause, the next rule or \`}\`, found ${f}`, help };
+  return { message: `expected a rule or \`}\` to close ${label}, found ${f}`, help };
+}
+
+/** `=` where a comparison operator belongs. */
+export function equalsMessage(ctx: ParseContext, eq: IToken): Message {
+  return {
+    message: `expected a comparison operator or \`exists\`${after(tokenBefore(ctx, eq))}, found ${found(eq)}`,
+    help: 'compare with `==`',
+  };
+}
+
+/** Past this many errors the parser stops: only the first hundred or so are reported anyway. */
+export const MAX_PARSER_ERRORS = 200;
+
+/** Thrown through the parser to stop it once there are too many errors; carries where it stopped. */
+export class TooManyErrors extends Error {
+  constructor(readonly token: IToken) {
+    super('too many errors');
+  }
+}
+
 /** The error messages of the parser; `ctx` is read while the parser runs. */
 export function makeMessageProvider(ctx: ParseContext): IParserErrorMessageProvider {
+  // messages are built before the parser records the error, so they count it here
+  const count = (tok: IToken): void => {
+    if (++ctx.errorCount > MAX_PARSER_ERRORS) throw new TooManyErrors(tok);
+  };
   return {
     buildMismatchTokenMessage({ expected, actual, ruleName }) {
+      count(actual);
       return encode(mismatch(ctx, expected, actual, tokenBefore(ctx, actual), ruleName));
     },
     buildNotAllInputParsedMessage({ firstRedundant }) {
+      count(firstRedundant);
       return encode(topLevel(firstRedundant));
     },
     buildNoViableAltMessage({ expectedPathsPerAlt, actual, ruleName }) {
       const tok = actual[0] as IToken;
+      count(tok);
       return encode(noViableAlt(tok, tokenBefore(ctx, tok), ruleName, expectedPathsPerAlt));
     },
     buildEarlyExitMessage({ actual }) {
       const tok = actual[0] as IToken;
+      count(tok);
       return encode({ message: `unexpected ${found(tok)}${after(tokenBefore(ctx, tok))}` });
     },
   };
@@ -387,10 +444,11 @@ const CHARACTER_HELP: Record<string, string> = {
 
 /** A run of characters no token starts with. */
 export function lexDiagnostic(offset: number, length: number, source: SourceText): Diagnostic {
-  const text = source.text.slice(offset, offset + length);
+  const text = source.text.slice(offset, offset + Math.min(length, 200));
   const first = text.charAt(0);
   const control = /[\u0000-\u0008\u000e-\u001f\u007f]/.test(text);
   const help = control ? 'the file contains control characters; is it a text file?' : CHARACTER_HELP[first];
-  const what = [...text].length === 1 ? 'character' : 'characters';
+  const single = text.length === 1 || (text.length === 2 && text.codePointAt(0)! > 0xffff);
+  const what = single ? 'character' : 'characters';
   return syntaxError('parse/lex-error', `unexpected ${what} ${quote(text)}`, source.span(offset, offset + length), help);
 }

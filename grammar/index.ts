@@ -4,15 +4,18 @@
  * Steps: lex; check the tokens that need it (unterminated or malformed literals, nesting depth);
  * run the one parser instance with error recovery; turn every error into a diagnostic.
  */
-import { EOF, type CstNode, type IRecognitionException, type IToken } from 'chevrotain';
+import type { CstNode, IRecognitionException, IToken } from 'chevrotain';
 import type { FileCst, ItemCst } from './cst.js';
 import {
+  isRealToken,
   lexDiagnostic,
   parserDiagnostic,
+  TooManyErrors,
   SourceText,
   syntaxError,
   type Diagnostic,
   type ParseContext,
+  type SoftError,
 } from './errors.js';
 import { decodeRegex, decodeString } from './literals.js';
 import { PolicyParser } from './parser.js';
@@ -41,8 +44,19 @@ export interface ParseResult {
   source: SourceText;
 }
 
-const context: ParseContext = { frames: [], source: new SourceText('', ''), tokens: [], tokenCount: 0 };
-const parser = new PolicyParser(context);
+interface Instance {
+  parser: PolicyParser;
+  context: ParseContext;
+  busy: boolean;
+}
+
+function newInstance(): Instance {
+  const context: ParseContext = { frames: [], source: new SourceText('', ''), tokens: [], tokenCount: 0, errorCount: 0, soft: [] };
+  return { parser: new PolicyParser(context), context, busy: false };
+}
+
+/** The parser, built once; a parse started from inside another (through `onItem`) gets its own. */
+const shared = newInstance();
 
 export interface ParseOptions {
   /**
@@ -57,37 +71,57 @@ export interface ParseOptions {
 export function parse(text: string, file: string, options: ParseOptions = {}): ParseResult {
   const source = new SourceText(text, file);
   const onItem = options.onItem;
-  const delivered = new WeakSet<ItemCst>();
-  const deliver = onItem
-    ? (item: ItemCst): void => {
-        if (delivered.has(item)) return;
-        delivered.add(item);
-        onItem(item);
-        const children = item.children as Record<string, unknown>;
-        for (const key of Object.keys(children)) delete children[key];
-      }
-    : undefined;
+  const items: ItemCst[] = [];
+  const taken = new Set<ItemCst>();
+  const take = (item: ItemCst): void => {
+    if (taken.has(item)) return;
+    taken.add(item);
+    if (!onItem) {
+      items.push(item);
+      return;
+    }
+    onItem(item);
+    (item as { children: ItemCst['children'] }).children = {};
+  };
   const diagnostics: Diagnostic[] = [];
   let comments: IToken[] = [];
   let cst: FileCst | undefined;
+  let tokens: IToken[] = [];
+  let tokenCount = 0;
+  const instance = shared.busy ? newInstance() : shared;
+  const { parser, context } = instance;
+  instance.busy = true;
   try {
     const lexed = T.policyLexer.tokenize(text);
     for (const err of lexed.errors) diagnostics.push(lexDiagnostic(err.offset, err.length, source));
+    for (const bad of (lexed.groups['invalid'] as IToken[] | undefined) ?? []) {
+      diagnostics.push(lexDiagnostic(bad.startOffset, bad.image.length, source));
+    }
     comments = (lexed.groups['comments'] as IToken[] | undefined) ?? [];
     for (const c of comments) setEnd(c);
     checkLiterals(lexed.tokens, source, diagnostics);
     const nested = limitNesting(lexed.tokens, source, diagnostics);
+    tokens = nested.tokens;
+    tokenCount = tokens.length;
 
     context.frames = [];
     context.source = source;
-    context.tokens = nested.tokens;
-    context.tokenCount = nested.tokens.length;
-    parser.input = nested.tokens;
-    context.onItem = deliver as ((item: CstNode) => void) | undefined;
-    cst = parser.file() as FileCst;
-    // an item cut short by an error that reached the top level is not handed over by the parser
-    if (deliver) for (const item of cst.children.item ?? []) deliver(item);
-    diagnostics.push(...parserDiagnostics(parser.errors, source, nested));
+    context.tokens = tokens;
+    context.tokenCount = tokenCount;
+    context.errorCount = 0;
+    context.soft = [];
+    context.onItem = take as (item: CstNode) => void;
+    parser.input = tokens;
+    try {
+      const whole = parser.file() as FileCst;
+      // an item cut short by an error that reached the top level is not handed over as it ends
+      for (const item of whole.children.item ?? []) take(item);
+    } catch (e) {
+      if (!(e instanceof TooManyErrors)) throw e;
+      diagnostics.push(stopDiagnostic(e, source, tokens[tokenCount - 1]));
+    }
+    cst = { name: 'file', children: { item: items } } as FileCst;
+    diagnostics.push(...parserDiagnostics(parser.errors, context.soft, source, nested));
   } catch (e) {
     diagnostics.push(internalError(e, source));
   } finally {
@@ -95,30 +129,61 @@ export function parse(text: string, file: string, options: ParseOptions = {}): P
     context.tokens = [];
     context.tokenCount = 0;
     context.onItem = undefined;
+    context.soft = [];
+    // a parse stopped midway leaves the parser's end-of-input padding on the token array
+    tokens.length = tokenCount;
     parser.input = [];
+    instance.busy = false;
   }
   return { cst, diagnostics: capDiagnostics(diagnostics), comments, source };
 }
 
-/** Sorts diagnostics by position and keeps the first `MAX_DIAGNOSTICS`, then adds `parse/too-many-errors`. */
+/**
+ * Sorts diagnostics by position and keeps the first `MAX_DIAGNOSTICS`; when there are more, or when
+ * a `parse/too-many-errors` is among them, exactly one `parse/too-many-errors` ends the list.
+ * Capping a capped list again gives the same list.
+ */
 export function capDiagnostics<D extends Diagnostic>(diagnostics: D[]): D[] {
+  const stops = diagnostics.filter((d) => d.code === TOO_MANY);
   const sorted = diagnostics
+    .filter((d) => d.code !== TOO_MANY)
     .map((d, i) => ({ d, i }))
     .sort((a, b) => (a.d.span?.start.offset ?? -1) - (b.d.span?.start.offset ?? -1) || a.i - b.i)
     .map((x) => x.d);
-  if (sorted.length <= MAX_DIAGNOSTICS) return sorted;
+  const stopped = stops.find((d) => d.message === STOPPED || d.message === CAPPED_AND_STOPPED);
+  if (sorted.length <= MAX_DIAGNOSTICS) {
+    const stop = stopped ?? stops[0];
+    if (stop) sorted.push(stop);
+    return sorted;
+  }
   const next = sorted[MAX_DIAGNOSTICS] as D;
   const kept = sorted.slice(0, MAX_DIAGNOSTICS);
-  const extra = sorted.length - MAX_DIAGNOSTICS;
   const stop = {
-    code: 'parse/too-many-errors',
+    code: TOO_MANY,
     severity: 'error',
-    message: `too many errors: ${extra} more not shown`,
+    message: stopped ? CAPPED_AND_STOPPED : CAPPED,
     help: 'fix the errors above and check again',
   } as D;
-  if (next.span) stop.span = next.span;
+  const span = stopped?.span ?? next.span;
+  if (span) stop.span = span;
   kept.push(stop);
   return kept;
+}
+
+const TOO_MANY = 'parse/too-many-errors';
+const CAPPED = `too many errors: only the first ${MAX_DIAGNOSTICS} are shown`;
+const STOPPED = 'too many errors: the rest of the file was not read';
+const CAPPED_AND_STOPPED = `${CAPPED}, and the rest of the file was not read`;
+
+function stopDiagnostic(e: TooManyErrors, source: SourceText, last: IToken | undefined): Diagnostic {
+  const at = isRealToken(e.token) ? e.token : last;
+  const offset = at ? at.startOffset : 0;
+  return syntaxError(
+    TOO_MANY,
+    STOPPED,
+    source.span(offset, at ? offset + at.image.length : 0),
+    'fix the errors above and check again',
+  );
 }
 
 // ---------------------------------------------------------------- token checks
@@ -182,10 +247,11 @@ function checkLiterals(tokens: IToken[], source: SourceText, out: Diagnostic[]):
 
 interface Nested {
   tokens: IToken[];
-  /** Offsets of the tokens right after a region dropped for being too deep. */
-  resumeAt: Set<number>;
-  /** A dropped region ran to the end of the file. */
-  resumeAtEnd: boolean;
+  /**
+   * Offset ranges `[start, end)` where parser errors are not reported: from a region dropped for
+   * being too deep to the next item, since what the parser then sees there is not what was written.
+   */
+  quiet: [number, number][];
 }
 
 /**
@@ -193,7 +259,7 @@ interface Nested {
  * `MAX_NESTING` in a row, reporting each place once, so that the recursive parser never goes deep.
  */
 function limitNesting(tokens: IToken[], source: SourceText, out: Diagnostic[]): Nested {
-  const result: Nested = { tokens, resumeAt: new Set(), resumeAtEnd: false };
+  const result: Nested = { tokens, quiet: [] };
   let kept: IToken[] | undefined;
   let depth = 0;
   let nots = 0;
@@ -201,14 +267,14 @@ function limitNesting(tokens: IToken[], source: SourceText, out: Diagnostic[]): 
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i] as IToken;
     const t = tok.tokenType;
+    // an item starts afresh: brackets left open before it do not nest what follows
+    if (T.itemKeywords.has(t) && tokens[i + 1]?.tokenType !== T.Colon) {
+      skipping = false;
+      depth = 0;
+    }
     if (skipping) {
       if (T.openers.has(t)) depth++;
-      else if (T.closers.has(t) && --depth <= MAX_NESTING) {
-        skipping = false;
-        const next = tokens[i + 1];
-        if (next) result.resumeAt.add(next.startOffset);
-        else result.resumeAtEnd = true;
-      }
+      else if (T.closers.has(t) && --depth <= MAX_NESTING) skipping = false;
       continue;
     }
     let drop = false;
@@ -239,6 +305,7 @@ function limitNesting(tokens: IToken[], source: SourceText, out: Diagnostic[]): 
               'flatten the expression or move parts of it into `let` values',
             ),
           );
+          result.quiet.push([tok.startOffset, nextItemOffset(tokens, i + 1)]);
           skipping = true;
           drop = true;
         }
@@ -253,22 +320,41 @@ function limitNesting(tokens: IToken[], source: SourceText, out: Diagnostic[]): 
       kept.push(tok);
     }
   }
-  if (skipping) result.resumeAtEnd = true;
   if (kept) result.tokens = kept;
   return result;
 }
 
+/** The offset of the first item keyword from `from` on (not an object key), or infinity. */
+function nextItemOffset(tokens: IToken[], from: number): number {
+  for (let i = from; i < tokens.length; i++) {
+    const tok = tokens[i] as IToken;
+    if (T.itemKeywords.has(tok.tokenType) && tokens[i + 1]?.tokenType !== T.Colon) return tok.startOffset;
+  }
+  return Infinity;
+}
+
 // ---------------------------------------------------------------- parser errors
 
-function parserDiagnostics(errors: IRecognitionException[], source: SourceText, nested: Nested): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const seen = new Set<number>();
+function parserDiagnostics(errors: IRecognitionException[], soft: SoftError[], source: SourceText, nested: Nested): Diagnostic[] {
+  const last = nested.tokens[nested.tokens.length - 1];
+  const endOffset = last ? last.startOffset + last.image.length : 0;
+  const quiet = (tok: IToken): boolean => {
+    const at = isRealToken(tok) ? tok.startOffset : endOffset;
+    return nested.quiet.some(([from, to]) => at >= from && (at < to || (to === Infinity && !isRealToken(tok))));
+  };
+  const found: { at: number; d: Diagnostic }[] = [];
   for (const e of errors) {
-    const tok = e.token;
-    const real = tok && Number.isFinite(tok.startOffset) && tok.tokenType !== EOF;
-    // the first error after a region dropped for depth is a consequence of dropping it
-    if (real ? nested.resumeAt.has(tok.startOffset) : nested.resumeAtEnd) continue;
-    const d = parserDiagnostic(e, source, nested.tokens[nested.tokens.length - 1]);
+    if (!quiet(e.token)) found.push({ at: isRealToken(e.token) ? e.token.startOffset : endOffset, d: parserDiagnostic(e, source, last) });
+  }
+  for (const s of soft) {
+    if (quiet(s.token)) continue;
+    const span = source.span(s.token.startOffset, s.token.startOffset + s.token.image.length);
+    found.push({ at: s.token.startOffset, d: syntaxError('parse/unexpected-token', s.message, span, s.help) });
+  }
+  // one error per place: recovery can report the same spot twice
+  const seen = new Set<number>();
+  const out: Diagnostic[] = [];
+  for (const { d } of found) {
     const at = d.span?.start.offset ?? -1;
     if (seen.has(at)) continue;
     seen.add(at);

@@ -21,6 +21,10 @@ const ESCAPE_HELP = 'the escapes are `\\"`, `\\\\`, `\\n`, `\\t`, `\\r`, `\\/` a
  */
 export function decodeString(image: string): { value: string; problems: LiteralProblem[] } {
   const problems: LiteralProblem[] = [];
+  if (image.indexOf('\\') < 0) {
+    const plainClosed = image.length >= 2 && image.endsWith('"');
+    return { value: image.slice(1, plainClosed ? -1 : undefined), problems };
+  }
   const closed = image.length >= 2 && image.endsWith('"') && !endsInsideEscape(image);
   const end = closed ? image.length - 1 : image.length;
   let value = '';

@@ -6,9 +6,19 @@
  * The parser keeps a small stack of the blocks and brackets it is inside (`frames`), only so that
  * error messages can say what a missing `}` or `)` would have closed.
  */
-import { CstParser, type IToken } from 'chevrotain';
-import { makeMessageProvider, type ParseContext } from './errors.js';
+import { CstParser, EOF, tokenMatcher, type IToken } from 'chevrotain';
+import { equalsMessage, makeMessageProvider, softError, strayMessage, type ParseContext } from './errors.js';
 import * as T from './tokens.js';
+
+type StrayKind = 'rules' | 'clauses' | 'cases';
+
+/** Keywords that start a clause of a rule. */
+const CLAUSE_KEYWORDS = [T.SelectorWord, T.Hook, T.Timeout, T.Dialect, T.When, T.Because];
+
+/** Whether a token can start a clause of a rule (keyword clauses, a text, a count). */
+function startsClause(tok: IToken): boolean {
+  return CLAUSE_KEYWORDS.some((k) => tokenMatcher(tok, k)) || tokenMatcher(tok, T.StringLit) || tokenMatcher(tok, T.NumberLit);
+}
 
 export class PolicyParser extends CstParser {
   readonly context: ParseContext;
@@ -18,7 +28,7 @@ export class PolicyParser extends CstParser {
       recoveryEnabled: true,
       // positions come from the tokens (see `extentOf`): tracking them per node costs more than it gives
       nodeLocationTracking: 'none',
-      maxLookahead: 3,
+      maxLookahead: 2,
       errorMessageProvider: makeMessageProvider(context),
     });
     this.context = context;
@@ -91,7 +101,19 @@ export class PolicyParser extends CstParser {
     const seam = this.CONSUME(T.Name, { LABEL: 'seam' });
     const open = this.CONSUME(T.LCurly);
     this.framed('on', () => (seam.image ? `the \`on ${seam.image}\` block` : 'the `on` block'), open, () => {
-      this.MANY(() => this.SUBRULE(this.rule));
+      this.MANY({
+        GATE: () => this.insideBlock(),
+        MAX_LOOKAHEAD: 1,
+        DEF: () => {
+          this.OR({
+            MAX_LOOKAHEAD: 1,
+            DEF: [
+              { ALT: () => this.SUBRULE(this.rule) },
+              { GATE: () => !tokenMatcher(this.LA(1), T.EffectWord), ALT: () => this.SUBRULE(this.stray, { ARGS: ['rules'] }) },
+            ],
+          });
+        },
+      });
       this.CONSUME(T.RCurly);
     });
   });
@@ -101,27 +123,119 @@ export class PolicyParser extends CstParser {
     const name = this.CONSUME(T.StringLit, { LABEL: 'name' });
     const open = this.CONSUME(T.LCurly);
     this.framed('test', () => (name.image ? `the \`test ${name.image}\` block` : 'the `test` block'), open, () => {
-      this.MANY(() => this.SUBRULE(this.testCase));
+      this.MANY({
+        GATE: () => this.insideBlock(),
+        MAX_LOOKAHEAD: 1,
+        DEF: () => {
+          this.OR({
+            MAX_LOOKAHEAD: 1,
+            DEF: [
+              { ALT: () => this.SUBRULE(this.testCase) },
+              { GATE: () => !tokenMatcher(this.LA(1), T.Name), ALT: () => this.SUBRULE(this.stray, { ARGS: ['cases'] }) },
+            ],
+          });
+        },
+      });
       this.CONSUME(T.RCurly);
     });
   });
 
+  // ---------------------------------------------------------------- recovery inside blocks
+
+  /** A block goes on until its `}`, the end of the file, or the keyword of the next item. */
+  private insideBlock(): boolean {
+    const t = this.LA(1).tokenType;
+    return t !== T.RCurly && t !== EOF && !this.startsItem(1);
+  }
+
+  private insideRule(): boolean {
+    return this.insideBlock() && !tokenMatcher(this.LA(1), T.EffectWord);
+  }
+
+  /** An item keyword at `LA(k)` that is not an object key (`on: 1`). */
+  private startsItem(k: number): boolean {
+    return T.itemKeywords.has(this.LA(k).tokenType) && this.LA(k + 1).tokenType !== T.Colon;
+  }
+
+  private strayState = { kind: 'rules' as StrayKind, depth: 0, skipNext: false, caseEnds: false, ended: false };
+
+  /**
+   * Tokens that start nothing where they stand (a rule in a block, a clause in a rule, a case in a
+   * test block): reported once, then skipped as a whole, brackets balanced, up to where the next
+   * rule, clause or case can start. In a test block they end after a case's `=> decision [because x]`.
+   */
+  stray = this.RULE('stray', (kind?: StrayKind) => {
+    const first = this.CONSUME(T.AnyToken, { LABEL: 'token' });
+    this.ACTION(() => {
+      softError(this.context, first, strayMessage(this.context, first, kind ?? 'rules'));
+      this.strayState = { kind: kind ?? 'rules', depth: 0, skipNext: false, caseEnds: false, ended: false };
+      this.strayStep(first);
+    });
+    this.MANY({
+      GATE: () => this.strayGoesOn(),
+      DEF: () => {
+        const tok = this.CONSUME2(T.AnyToken, { LABEL: 'token' });
+        this.ACTION(() => this.strayStep(tok));
+      },
+    });
+  });
+
+  private strayGoesOn(): boolean {
+    const s = this.strayState;
+    const t = this.LA(1);
+    if (t.tokenType === EOF) return false;
+    if (s.skipNext) return true;
+    if (this.startsItem(1)) return false;
+    if (s.depth > 0) return true;
+    // a `}` followed by `=>` or `with` closes the input object of a test case, not the block
+    if (t.tokenType === T.RCurly) return this.LA(2).tokenType === T.Arrow || this.LA(2).tokenType === T.With;
+    if (s.kind === 'cases') return !s.ended || t.tokenType === T.Because;
+    if (tokenMatcher(t, T.EffectWord)) return false;
+    return s.kind === 'rules' || !CLAUSE_KEYWORDS.some((k) => tokenMatcher(t, k));
+  }
+
+  private strayStep(tok: IToken): void {
+    const s = this.strayState;
+    const t = tok.tokenType;
+    if (s.skipNext) {
+      s.skipNext = false;
+      if (s.caseEnds) s.ended = true;
+      return;
+    }
+    if (T.openers.has(t)) s.depth++;
+    else if (T.closers.has(t)) s.depth = Math.max(0, s.depth - 1);
+    else if (s.depth === 0 && (t === T.Arrow || (t === T.Because && s.ended))) {
+      // the word after `=>` is a decision, not the start of a rule; so is the value after `because`
+      s.skipNext = true;
+      s.caseEnds = true;
+    }
+  }
+
   // ---------------------------------------------------------------- rules
 
+  /** A rule goes on until the next rule's effect, the block's `}` or the next item. */
   rule = this.RULE('rule', () => {
     this.CONSUME(T.EffectWord, { LABEL: 'effect' });
     this.OPTION(() => this.SUBRULE(this.toolList));
-    this.MANY(() => {
-      this.OR([
-        { ALT: () => this.SUBRULE(this.selector) },
-        { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'text' }) },
-        { ALT: () => this.SUBRULE(this.hookClause) },
-        { ALT: () => this.SUBRULE(this.timeoutClause) },
-        { ALT: () => this.SUBRULE(this.dialectClause) },
-        { ALT: () => this.SUBRULE(this.whenClause) },
-        { ALT: () => this.SUBRULE(this.becauseClause) },
-        { ALT: () => this.CONSUME(T.NumberLit, { LABEL: 'limit' }) },
-      ]);
+    this.MANY({
+      GATE: () => this.insideRule(),
+      MAX_LOOKAHEAD: 1,
+      DEF: () => {
+        this.OR({
+          MAX_LOOKAHEAD: 1,
+          DEF: [
+            { ALT: () => this.SUBRULE(this.selector) },
+            { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'text' }) },
+            { ALT: () => this.SUBRULE(this.hookClause) },
+            { ALT: () => this.SUBRULE(this.timeoutClause) },
+            { ALT: () => this.SUBRULE(this.dialectClause) },
+            { ALT: () => this.SUBRULE(this.whenClause) },
+            { ALT: () => this.SUBRULE(this.becauseClause) },
+            { ALT: () => this.CONSUME(T.NumberLit, { LABEL: 'limit' }) },
+            { GATE: () => !startsClause(this.LA(1)), ALT: () => this.SUBRULE(this.stray, { ARGS: ['clauses'] }) },
+          ],
+        });
+      },
     });
   });
 
@@ -225,6 +339,14 @@ export class PolicyParser extends CstParser {
         ALT: () => {
           this.CONSUME(T.CompareOp, { LABEL: 'op' });
           this.SUBRULE(this.value);
+        },
+      },
+      {
+        // `=` for `==`: reported, then read as `==` so the rest of the rule parses as meant
+        ALT: () => {
+          const eq = this.CONSUME(T.Equals, { LABEL: 'op' });
+          this.ACTION(() => softError(this.context, eq, equalsMessage(this.context, eq)));
+          this.SUBRULE2(this.value);
         },
       },
       { ALT: () => this.CONSUME(T.Exists, { LABEL: 'Exists' }) },
