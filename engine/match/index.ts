@@ -37,3 +37,4 @@ export function checkGlob(glob: string, kind: GlobKind): MatchError | null {
     return { message: 'glob could not be checked', offset: 0 };
   }
 }
+export * from './agent.js';
