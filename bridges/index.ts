@@ -16,3 +16,4 @@ import { loadCodexHooksText } from './codex/index.js';
 export function loadHooksText(agent: Agent, text: string, file: string): HooksConfig {
   return agent === 'claude' ? loadClaudeHooksText(text, file) : loadCodexHooksText(text, file);
 }
+export { compileHooks, EVENT_SEAMS, type CompiledHooks } from './compile.js';

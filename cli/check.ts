@@ -2,29 +2,34 @@
  * `dshpolicy check <files...>`: compile the policy files and report every problem.
  * Exit 0 when there are no errors, 1 when there are.
  */
-import { compileFiles } from '../dsl/index.js';
-import { compilePolicy, processHookRunner, runTestCases, type Diagnostic } from '../engine/index.js';
+import { processHookRunner, runTestCases, type Diagnostic } from '../engine/index.js';
+import { loadPolicies } from './policy.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io } from './args.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export const CHECK_HELP = `usage: dshpolicy check <file.dshpolicy>... [--format human|json]
+                       [--claude-hooks <settings.json|hooks.json>]... [--codex-hooks <hooks.json|config.toml>]...
 
 Compiles the policy files (and what they include), runs their \`test\` blocks, and prints every
-error and warning. Exits 0 when there are no errors, 1 when there are.`;
+error and warning, including those of the hooks configurations named beside them.
+Exits 0 when there are no errors, 1 when there are.`;
 
 export async function check(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = guard(() => parseArgs({ args: argv, options: { format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }));
+  const { values, positionals } = guard(() => parseArgs({ args: argv, options: { format: { type: 'string' }, 'claude-hooks': { type: 'string', multiple: true }, 'codex-hooks': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${CHECK_HELP}\n`);
     return 0;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
-  if (positionals.length === 0) throw new UsageError('name at least one policy file to check');
-  const result = compileFiles(positionals);
+  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
+  if (positionals.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
+    throw new UsageError('name at least one policy file (or hooks configuration) to check');
+  }
+  const result = loadPolicies(positionals, hooks);
   let tests = 0;
-  if (result.ir && result.ir.tests.length > 0) {
-    const outcomes = await runTestCases(compilePolicy(result.ir), { runner: processHookRunner() });
+  if (result.policy && result.policy.ir.tests.length > 0) {
+    const outcomes = await runTestCases(result.policy, { runner: processHookRunner() });
     tests = outcomes.length;
     const failures: Diagnostic[] = outcomes.flatMap((o) => (o.failure ? [o.failure] : []));
     result.diagnostics.push(...failures);

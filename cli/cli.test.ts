@@ -163,3 +163,30 @@ describe('dshpolicy eval', () => {
     expect(JSON.parse(missingJson.out).diagnostics[0]).toMatchObject({ code: 'fixture/unreadable' });
   });
 });
+
+describe('hooks configurations beside a policy', () => {
+  const settings = file(
+    'settings.json',
+    JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "hook says no" >&2; exit 2' }] }] } }),
+  );
+  const broken = file('broken.json', '{"hooks": {"PreToolUse": [ { "matcher": 1 } ]}');
+
+  it('eval runs imported hooks and merges them with the policy', async () => {
+    const r = await run(['eval', '--policy', good, '--claude-hooks', settings, '--fixtures', '-', '--format', 'json'], '{"seam":"pre-tool","tool":"Bash","input":{"command":"npm test"}}\n');
+    expect(JSON.parse(r.out)).toMatchObject({ decision: 'deny', reasons: ['hook says no'] });
+  });
+
+  it('eval takes hooks alone, without a policy', async () => {
+    const r = await run(['eval', '--claude-hooks', settings, '--fixtures', '-', '--format', 'json'], '{"seam":"pre-tool","tool":"Read","input":{}}\n');
+    expect(JSON.parse(r.out).decision).toBe('none');
+  });
+
+  it('check reports a broken hooks file at file:line:col', async () => {
+    const r = await run(['check', '--claude-hooks', broken, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const d = JSON.parse(r.out).diagnostics.find((x: { severity: string }) => x.severity === 'error');
+    expect(d.span.file).toBe(broken);
+    expect(d.span.start.line).toBe(1);
+  });
+});
+

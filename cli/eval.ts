@@ -20,12 +20,15 @@ import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style }
 import { renderTable } from './table.js';
 
 export const EVAL_HELP = `usage: dshpolicy eval --policy <file>... --fixtures <file.jsonl|-> [--format table|json]
+                      [--claude-hooks <settings.json|hooks.json>]... [--codex-hooks <hooks.json|config.toml>]...
 
 Evaluates every event of a JSONL fixture file (one JSON event per line, or - for stdin) against
 the policy files and prints what they decide: a table, or with --format json one JSON line per
 fixture line ({"line", "seam", "decision", "reasons", "context", "rules", "trace"}).
 A line that cannot be read gets an error object; the others still run, and the exit status is 1.
-Policy files may be .dshpolicy sources or compiled IR (.json).`;
+Policy files may be .dshpolicy sources or compiled IR (.json). Hooks configurations given with
+--claude-hooks and --codex-hooks are imported beside them: their command hooks run as the agent
+runs them, and their answers merge with the policy's rules by each seam's law.`;
 
 /** Longest fixture line read (bytes); longer lines are reported, not parsed. */
 export const MAX_FIXTURE_LINE = 10 * 1024 * 1024;
@@ -82,6 +85,8 @@ export class FixtureReadError extends Error {}
 export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const { values } = guard(() => parseArgs({ args: argv, options: {
       policy: { type: 'string', multiple: true, short: 'p' },
+      'claude-hooks': { type: 'string', multiple: true },
+      'codex-hooks': { type: 'string', multiple: true },
       fixtures: { type: 'string', short: 'f' },
       format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -92,11 +97,14 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   }
   const fmt = format(values.format, ['table', 'json'], 'table');
   const policies = values.policy ?? [];
-  if (policies.length === 0) throw new UsageError('name the policy with `--policy <file>`');
+  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
+  if (policies.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
+    throw new UsageError('name the policy with `--policy <file>` (or hooks with `--claude-hooks` / `--codex-hooks`)');
+  }
   if (values.fixtures === undefined) throw new UsageError('name the events with `--fixtures <file.jsonl>` (or `-` for stdin)');
 
   const style: Style = fmt === 'table' && io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
-  const loaded = loadPolicies(policies);
+  const loaded = loadPolicies(policies, hooks);
   if (!loaded.policy) {
     if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: loaded.diagnostics })}\n`);
     else {

@@ -10,6 +10,9 @@ import {
   compileRegex,
   compileToolGlob,
   compileUrlGlob,
+  compileAgentMatcher,
+  codexMatcherInputs,
+  type AgentMatcher,
   type Matcher,
   type PathMatcher,
 } from './match/index.js';
@@ -35,6 +38,8 @@ export interface CompiledRule {
   tools: Matcher[] | null;
   selectors: CompiledSelector[];
   when: Condition | null;
+  /** An imported hook's matcher, in its agent's dialect; null when the rule has none. */
+  matcher: AgentMatcher | null;
 }
 
 interface SeamIndex {
@@ -218,6 +223,7 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
     tools: rule.tools && rule.tools.length > 0 ? rule.tools.map(compileToolGlob) : null,
     selectors: (rule.selectors ?? []).map(compileSelector),
     when: rule.when ? compileExpr(rule.when) : null,
+    matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher) : null,
   };
 }
 
@@ -241,6 +247,27 @@ export function compilePolicy(ir: PolicyIR): CompiledPolicy {
     }
   });
   return { ir, seams };
+}
+
+/**
+ * Whether an imported hook's matcher selects the event: tested against the tool name on tool seams
+ * (Codex: the canonical name, then its aliases) and the source on session-start. Prompt and stop
+ * hooks ignore matchers, as both agents do.
+ */
+export function agentMatcherSelects(cr: CompiledRule, view: EventView): boolean {
+  const m = cr.matcher;
+  if (!m) return true;
+  const e = view.event;
+  switch (e.seam) {
+    case 'pre-tool':
+    case 'post-tool':
+      return cr.rule.hook?.dialect === 'codex' ? codexMatcherInputs(e.tool).some((v) => m.test(v)) : m.test(e.tool);
+    case 'session-start':
+      return m.test(e.source);
+    case 'prompt':
+    case 'stop':
+      return true;
+  }
 }
 
 /** The rules of a seam that may apply to a tool, in IR order. */

@@ -224,3 +224,42 @@ describe('properties', () => {
     );
   });
 });
+
+describe('imported hooks', () => {
+  const ran: string[] = [];
+  const runner: HookRunner = async (cr) => {
+    ran.push(cr.rule.id);
+    return { effect: 'deny', reason: cr.rule.id, exitCode: 2, timedOut: false, summary: 'exit 2' };
+  };
+  const hookRule = (id: string, seam: Seam, dialect: 'claude' | 'codex', matcher?: string): Rule => {
+    const r = rule(seam, 'run', { hook: { command: 'x', dialect, event: 'PreToolUse' } });
+    r.id = id;
+    if (matcher !== undefined) r.hook!.matcher = matcher;
+    return r;
+  };
+
+  it('run only where their matcher selects the event, in their own dialect', async () => {
+    ran.length = 0;
+    const p = policy(
+      hookRule('claude-exact', 'pre-tool', 'claude', 'Write|Edit'),
+      hookRule('claude-regex', 'pre-tool', 'claude', 'Ba.*'),
+      hookRule('codex-alias', 'pre-tool', 'codex', 'Edit'),
+      hookRule('any', 'pre-tool', 'claude'),
+    );
+    await evaluate(p, bash('ls'), { runner });
+    expect([...ran].sort()).toEqual(['any', 'claude-regex']);
+    ran.length = 0;
+    await evaluate(p, { seam: 'pre-tool', tool: 'apply_patch', input: {} }, { runner });
+    expect([...ran].sort()).toEqual(['any', 'codex-alias']);
+  });
+
+  it('match session-start hooks on the source and ignore matchers on prompt and stop', async () => {
+    ran.length = 0;
+    const p = policy(hookRule('start', 'session-start', 'claude', 'startup|clear'), hookRule('prompt', 'prompt', 'claude', 'Nothing'));
+    await evaluate(p, { seam: 'session-start', source: 'resume' }, { runner });
+    await evaluate(p, { seam: 'prompt', prompt: 'x' }, { runner });
+    expect(ran).toEqual(['prompt']);
+    await evaluate(p, { seam: 'session-start', source: 'clear' }, { runner });
+    expect(ran).toEqual(['prompt', 'start']);
+  });
+});

@@ -6,7 +6,7 @@ import type { Diagnostic } from './diagnostics.js';
 import type { EventOf, PolicyEvent } from './events.js';
 import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
-import { candidates, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
+import { agentMatcherSelects, candidates, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
 import { matchCommandPart } from './shell/index.js';
 
@@ -119,7 +119,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     if (!cr.selectors.every((s) => selectorMatches(s, view))) continue;
     if (cr.when && !cr.when(view)) continue;
     if (r.effect === 'run') {
-      pending.push(cr);
+      if (agentMatcherSelects(cr, view)) pending.push(cr);
       continue;
     }
     hits.push(hitOf(cr, r.effect as HitEffect));

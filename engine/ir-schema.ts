@@ -129,6 +129,16 @@ export const IR_SCHEMA = {
         command: { type: 'string', minLength: 1 },
         timeoutMs: { type: 'integer', minimum: 1 },
         dialect: { enum: ['claude', 'codex'] },
+        event: { type: 'string', minLength: 1 },
+        matcher: { type: 'string' },
+        args: { type: 'array', items: { type: 'string' } },
+        pluginRoot: { type: 'string' },
+        source: {
+          type: 'object',
+          required: ['file', 'pointer'],
+          additionalProperties: false,
+          properties: { file: { type: 'string' }, pointer: { type: 'string' } },
+        },
       },
     },
     rule: {

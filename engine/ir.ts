@@ -101,6 +101,23 @@ export interface HookSpec {
   /** Milliseconds; absent means the dialect's default. */
   timeoutMs?: number;
   dialect: HookDialect;
+  /**
+   * For hooks imported from an agent's configuration: the agent event they were configured on
+   * (`PreToolUse`, `SessionStart`, ...). Absent for `run` rules written in the language.
+   */
+  event?: string;
+  /**
+   * The matcher group's pattern in the dialect's own syntax (see engine/match/agent.ts), tested
+   * against the event's match value (the tool name on tool seams, the source on session-start).
+   * Absent: every value.
+   */
+  matcher?: string;
+  /** Claude Code's exec form: the program and its arguments, run without a shell. */
+  args?: string[];
+  /** The directory `CLAUDE_PLUGIN_ROOT` (or Codex's `PLUGIN_ROOT`) names for plugin hooks. */
+  pluginRoot?: string;
+  /** Where the handler was configured: a file and a JSON pointer into it. */
+  source?: { file: string; pointer: string };
 }
 
 export interface Rule {

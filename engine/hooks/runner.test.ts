@@ -14,7 +14,7 @@ const preTool: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command:
 function rule(command: string, timeoutMs?: number, seam: Rule['seam'] = 'pre-tool'): CompiledRule {
   const r: Rule = { id: 'p:1:1', seam, effect: 'run', hook: { command, dialect: 'claude' } };
   if (timeoutMs) r.hook!.timeoutMs = timeoutMs;
-  return { rule: r, index: 0, order: 'p', tools: null, selectors: [], when: null };
+  return { rule: r, index: 0, order: 'p', tools: null, selectors: [], when: null, matcher: null };
 }
 
 const run = processHookRunner();
@@ -78,6 +78,14 @@ describe('the command-hook runner', () => {
   it('a hook that never reads stdin is fine', async () => {
     const o = await run(rule('exit 0'), { ...preTool, input: { command: 'x'.repeat(1_000_000) } });
     expect(o.exitCode).toBe(0);
+  });
+
+  it('runs Claude Code\'s exec form without a shell, placeholders filled', async () => {
+    const r = rule('/bin/echo');
+    r.rule.hook!.args = ['${CLAUDE_PLUGIN_ROOT}/x', '$HOME'];
+    r.rule.hook!.pluginRoot = '/plugins/p';
+    const o = await run({ ...r, rule: { ...r.rule, seam: 'prompt' } }, { seam: 'prompt', prompt: 'x', cwd });
+    expect(o.context).toEqual(['/plugins/p/x $HOME']);
   });
 
   it('plain stdout is context on prompt and session-start only', async () => {

@@ -28,6 +28,16 @@ export function runCommand(
   stdin: string,
   opts: { cwd: string; timeoutMs: number; env: NodeJS.ProcessEnv; outputCap: number },
 ): Promise<RawHookResult> {
+  return runProcess(shell, ['-c', command], stdin, opts);
+}
+
+/** Runs a program with arguments (no shell), in its own process group. Never rejects. */
+export function runProcess(
+  file: string,
+  argv: string[],
+  stdin: string,
+  opts: { cwd: string; timeoutMs: number; env: NodeJS.ProcessEnv; outputCap: number },
+): Promise<RawHookResult> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
@@ -42,7 +52,7 @@ export function runCommand(
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(file, argv, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (err) {
       resolve({ exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, spawnError: String(err) });
       return;
@@ -83,6 +93,11 @@ export function runCommand(
   });
 }
 
+/** `${NAME}` placeholders of the agent's variables, filled from the hook's environment. */
+function fillPlaceholders(word: string, env: NodeJS.ProcessEnv): string {
+  return word.replace(/\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|PLUGIN_ROOT)\}/g, (m, name: string) => env[name] ?? m);
+}
+
 /** The default runner: Claude Code hooks run with `sh -c`, Codex hooks with `bash -c`. */
 export function processHookRunner(options: RunnerOptions = {}): HookRunner {
   return async (cr: CompiledRule, event: PolicyEvent): Promise<HookOutcome> => {
@@ -93,14 +108,15 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
     const cwd = existsSync(wanted) ? wanted : process.cwd();
     const env = { ...(options.env ?? process.env) };
     if (hook.dialect === 'claude') env['CLAUDE_PROJECT_DIR'] ??= cwd;
+    if (hook.pluginRoot !== undefined) env[hook.dialect === 'claude' ? 'CLAUDE_PLUGIN_ROOT' : 'PLUGIN_ROOT'] = hook.pluginRoot;
     // Hooks shipped beside a policy find their scripts through the policy's own directory.
     if (cr.rule.span) env['DSHPOLICY_POLICY_DIR'] = dirname(resolve(cr.rule.span.file));
-    const raw = await runCommand(hook.command, shell, payloadText(event, hook.dialect), {
-      cwd,
-      timeoutMs: hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-      env,
-      outputCap: options.outputCap ?? HOOK_OUTPUT_CAP,
-    });
+    const limits = { cwd, timeoutMs: hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
+    const stdin = payloadText(event, hook.dialect);
+    // Claude Code's exec form runs the program directly, with placeholders filled in each word.
+    const raw = hook.args
+      ? await runProcess(fillPlaceholders(hook.command, env), hook.args.map((a) => fillPlaceholders(a, env)), stdin, limits)
+      : await runCommand(hook.command, shell, stdin, limits);
     const outcome = decodeHookResult(raw, event, cr.rule.id, hook.command);
     if (cwd !== wanted) {
       (outcome.diagnostics ??= []).push(

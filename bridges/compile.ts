@@ -1,0 +1,91 @@
+/**
+ * Hooks configurations -> IR: each handler of a matcher group on an event with a seam becomes a
+ * `run` rule that keeps its agent's dialect (matcher syntax, shell, payload, output decoding).
+ * Whatever the IR cannot run offline yet is reported, never silently dropped.
+ */
+import { diagnostic, type Diagnostic, type HookSpec, type Rule, type Seam } from '../engine/index.js';
+import type { HookHandler, HooksConfig, MatcherGroup } from './config.js';
+
+/** Agent events that map onto a seam (both agents use these names). */
+export const EVENT_SEAMS: Readonly<Record<string, Seam>> = {
+  PreToolUse: 'pre-tool',
+  PostToolUse: 'post-tool',
+  UserPromptSubmit: 'prompt',
+  Stop: 'stop',
+  SessionStart: 'session-start',
+};
+
+/** Events whose matcher the agents ignore. */
+const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
+
+export interface CompiledHooks {
+  rules: Rule[];
+  diagnostics: Diagnostic[];
+}
+
+function at(h: HookHandler | MatcherGroup): { span?: NonNullable<HookHandler['source']['span']>; pointer: string } {
+  const out: { span?: NonNullable<HookHandler['source']['span']>; pointer: string } = { pointer: h.source.pointer };
+  if (h.source.span) out.span = h.source.span;
+  return out;
+}
+
+function compileHandler(group: MatcherGroup, h: HookHandler, seam: Seam, out: CompiledHooks): void {
+  const where = at(h);
+  const label = `\`${group.event}\` hook \`${h.command ?? h.url ?? h.type}\``;
+  if (h.type !== 'command') {
+    out.diagnostics.push(
+      diagnostic('import/not-run', 'warning', `the ${label} is a \`${h.type}\` hook, which offline evaluation does not run`, {
+        ...where,
+        help: 'only command hooks run offline; its decisions are missing from `eval`',
+      }),
+    );
+    return;
+  }
+  if (h.command === undefined || h.command.trim() === '') return;
+  if (h.async === true || h.asyncRewake === true) {
+    out.diagnostics.push(
+      diagnostic('import/async', 'info', `the ${label} runs in the background, so it cannot decide; it is not run offline`, where),
+    );
+    return;
+  }
+  const hook: HookSpec = { command: h.command, dialect: group.agent, event: group.event, source: { file: h.source.file, pointer: h.source.pointer } };
+  if (group.matcher !== undefined && !MATCHERLESS.has(group.event)) hook.matcher = group.matcher;
+  if (h.timeoutSec !== undefined) hook.timeoutMs = Math.max(1, Math.round(h.timeoutSec * 1000));
+  if (h.args !== undefined) hook.args = h.args;
+  if (group.pluginRoot !== undefined) hook.pluginRoot = group.pluginRoot;
+  if (h.if !== undefined) {
+    out.diagnostics.push(
+      diagnostic('import/if-not-honoured', 'warning', `the ${label} has \`if: ${h.if}\`, which this version does not evaluate; the hook runs for every call its matcher selects`, {
+        ...where,
+        help: 'it may see calls the agent would not send it; its decisions can only be stricter than the agent\'s',
+      }),
+    );
+  }
+  const rule: Rule = { id: `${h.source.file}#${h.source.pointer}`, seam, effect: 'run', hook };
+  if (h.source.span) rule.span = h.source.span;
+  out.rules.push(rule);
+}
+
+/** Compiles a loaded hooks configuration into `run` rules. Never throws. */
+export function compileHooks(config: HooksConfig): CompiledHooks {
+  const out: CompiledHooks = { rules: [], diagnostics: [] };
+  if (config.disabled) return out;
+  const unevaluated = new Map<string, MatcherGroup>();
+  for (const group of config.groups) {
+    const seam = EVENT_SEAMS[group.event];
+    if (!seam) {
+      if (!unevaluated.has(group.event)) unevaluated.set(group.event, group);
+      continue;
+    }
+    for (const h of group.hooks) compileHandler(group, h, seam, out);
+  }
+  for (const [event, group] of unevaluated) {
+    out.diagnostics.push(
+      diagnostic('import/event-not-evaluated', 'warning', `hooks on \`${event}\` are loaded, but \`${event}\` has no seam and this version does not evaluate it offline`, {
+        ...at(group),
+        help: `events evaluated offline: ${Object.keys(EVENT_SEAMS).map((e) => `\`${e}\``).join(', ')}`,
+      }),
+    );
+  }
+  return out;
+}
