@@ -1,7 +1,7 @@
 /**
  * Installs the pinned Claude Code CLI into a cache folder outside git and finds its native binary.
  *
- * Layout of the cache folder (`$DSHPOLICY_E2E_CACHE`, else `<repo>/.cache/e2e/claude-<version>`):
+ * Layout of the cache folder (`$DSHPOLICY_E2E_CACHE/claude-<version>`, else `<repo>/.cache/e2e/claude-<version>`):
  *   install/            the npm prefix, moved into place only once complete
  *   install/.e2e.json   marker: the version and the binary path (relative to the cache folder)
  *   .lock/              held while installing (mkdir is atomic)
@@ -36,8 +36,9 @@ interface Marker {
 /** The cache folder for the pinned version. */
 export function claudeCacheDir(): string {
   const fromEnv = process.env.DSHPOLICY_E2E_CACHE;
-  if (fromEnv !== undefined && fromEnv !== '') return path.resolve(fromEnv);
-  return path.join(REPO_ROOT, '.cache', 'e2e', `claude-${CLAUDE_VERSION}`);
+  // One cache root holds both agents' CLIs, each in a folder named by its version.
+  const root = fromEnv !== undefined && fromEnv !== '' ? path.resolve(fromEnv) : path.join(REPO_ROOT, '.cache', 'e2e');
+  return path.join(root, `claude-${CLAUDE_VERSION}`);
 }
 
 let pending: Promise<string> | undefined;

@@ -1,7 +1,7 @@
 /**
  * Installs the pinned Codex CLI from the npm registry into a cache folder outside git, once.
  *
- * The cache is `$DSHPOLICY_E2E_CACHE` when set, else `<repo>/.cache/e2e/codex-<version>` (`.cache/` is
+ * The cache is `<root>/codex-<version>`, the root being `$DSHPOLICY_E2E_CACHE` when set, else `<repo>/.cache/e2e` (`.cache/` is
  * git-ignored). An install goes into a fresh sibling folder that is renamed into place only once it is
  * complete and verified, so concurrent callers (several processes, or several calls in one process)
  * never see a half-installed tree; the loser of a race throws its copy away and uses the winner's.
@@ -27,7 +27,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 /** The folder the pinned Codex is (or will be) installed into. */
 export function codexCacheDir(): string {
   const fromEnv = process.env['DSHPOLICY_E2E_CACHE'];
-  return fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : join(repoRoot, '.cache', 'e2e', `codex-${CODEX_VERSION}`);
+  // One cache root holds both agents' CLIs, each in a folder named by its version.
+  const root = fromEnv !== undefined && fromEnv !== '' ? resolve(fromEnv) : join(repoRoot, '.cache', 'e2e');
+  return join(root, `codex-${CODEX_VERSION}`);
 }
 
 /** The npm launcher `node_modules/.bin/codex` inside an install folder. */
