@@ -4,7 +4,7 @@
  */
 import { hasErrors, sortDiagnostics, type Diagnostic, type PolicyIR } from '../engine/index.js';
 import { checkProgram } from './check.js';
-import { loadSources, type LoadedFile, type ParseFn, type SourceHost } from './load.js';
+import { loadSources, type ImportedRules, type LoadedFile, type ParseFn, type SourceHost } from './load.js';
 import { lowerProgram } from './lower.js';
 import { resolveNames, type ScopedFile } from './scope.js';
 
@@ -21,6 +21,8 @@ export interface CompileState {
   readonly parse: ParseFn;
   /** Every file read, in load order (load). */
   readonly loaded: readonly LoadedFile[];
+  /** Rules that `import` declarations brought in (load). */
+  readonly imported: readonly ImportedRules[];
   /** The files that parsed, with their names resolved (resolve). */
   readonly scoped: readonly ScopedFile[];
   readonly ir: PolicyIR | undefined;
@@ -36,8 +38,8 @@ export const STAGES: readonly CompileStage[] = [
   {
     name: 'load',
     run: (s) => {
-      const { files, diagnostics } = loadSources(s.entries, s.host, s.parse);
-      return { ...s, loaded: files, diagnostics: [...s.diagnostics, ...diagnostics] };
+      const { files, imported, diagnostics } = loadSources(s.entries, s.host, s.parse);
+      return { ...s, loaded: files, imported, diagnostics: [...s.diagnostics, ...diagnostics] };
     },
   },
   {
@@ -53,7 +55,15 @@ export const STAGES: readonly CompileStage[] = [
   },
   {
     name: 'lower',
-    run: (s) => (hasErrors(s.diagnostics) ? s : { ...s, ir: lowerProgram(s.scoped) }),
+    run: (s) => {
+      if (hasErrors(s.diagnostics)) return s;
+      const ir = lowerProgram(s.scoped);
+      for (const i of s.imported) {
+        ir.sources.push(i.file);
+        ir.rules.push(...i.rules);
+      }
+      return { ...s, ir };
+    },
   },
 ];
 
@@ -61,7 +71,8 @@ export const STAGES: readonly CompileStage[] = [
 export const MAX_DIAGNOSTICS = 200;
 
 export function compileWith(entries: readonly string[], host: SourceHost, parse: ParseFn): CompileResult {
-  const initial: CompileState = { entries, host, parse, loaded: [], scoped: [], ir: undefined, diagnostics: [] };
+  const initial: CompileState = { entries, host, parse, loaded: [],
+    imported: [], scoped: [], ir: undefined, diagnostics: [] };
   const final = STAGES.reduce((state, stage) => stage.run(state), initial);
   const diagnostics = finishDiagnostics(final.diagnostics);
   return { ir: hasErrors(final.diagnostics) ? undefined : final.ir, diagnostics };

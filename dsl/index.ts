@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { compileWith, type CompileResult } from './compile.js';
-import { normalizePath, type SourceHost } from './load.js';
+import { normalizePath, type Importer, type SourceHost } from './load.js';
 import { parsePolicy } from './parse.js';
 
 export { parsePolicy } from './parse.js';
@@ -16,7 +16,7 @@ export type * from './ast.js';
 export { STAGES, MAX_DIAGNOSTICS, compileWith } from './compile.js';
 export type { CompileResult, CompileStage, CompileState } from './compile.js';
 export { KNOWN_IMPORTS, resolveInclude } from './load.js';
-export type { LoadedFile, ParseFn, SourceHost } from './load.js';
+export type { ImportedRules, ImportRequest, Importer, LoadedFile, ParseFn, SourceHost } from './load.js';
 export { HOOK_EVENT_SEAMS } from './lower-tests.js';
 
 /** Compiles the entry files (and what they include), read through `host`. */
@@ -43,17 +43,24 @@ export const fileSystemHost: SourceHost = {
 };
 
 /** Compiles policy files from disk. */
-export function compileFiles(paths: string[]): CompileResult {
-  return compileSources(paths, fileSystemHost);
+export function compileFiles(paths: string[], opts: { importer?: Importer } = {}): CompileResult {
+  return compileSources(paths, opts.importer ? { ...fileSystemHost, importer: opts.importer } : fileSystemHost);
 }
 
 /**
  * Compiles a policy given as text, named `file`; `extra` holds more files by path (for
  * `include`), so that nothing is read from disk.
  */
-export function compileText(text: string, file = 'policy.dshpolicy', extra: Record<string, string> = {}): CompileResult {
+export function compileText(
+  text: string,
+  file = 'policy.dshpolicy',
+  extra: Record<string, string> = {},
+  opts: { importer?: Importer } = {},
+): CompileResult {
   const files = new Map<string, string>();
   for (const [path, content] of Object.entries(extra)) files.set(normalizePath(path), content);
   files.set(normalizePath(file), text);
-  return compileSources([file], { readFile: (path) => files.get(normalizePath(path)) });
+  const host: SourceHost = { readFile: (path) => files.get(normalizePath(path)) };
+  if (opts.importer) host.importer = opts.importer;
+  return compileSources([file], host);
 }

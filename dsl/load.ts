@@ -9,7 +9,7 @@
  * - An include that leads back to a file still being loaded is a cycle: an error at that include.
  */
 import { posix } from 'node:path';
-import { diagnostic, hasErrors, type Diagnostic } from '../engine/index.js';
+import { diagnostic, hasErrors, type Diagnostic, type Rule } from '../engine/index.js';
 import type { ImportDecl, IncludeDecl, PolicyFile } from './ast.js';
 import { codeList } from './suggest.js';
 
@@ -22,6 +22,28 @@ export interface SourceHost {
    * identity for include diamonds and the `file` of its spans. Defaults to POSIX normalisation.
    */
   canonical?(path: string): string;
+  /**
+   * Reads what an `import <agent> <what> "path"` names into IR rules (the bridges provide this;
+   * the language itself knows nothing of agents' configuration formats). Without one, imports
+   * are reported as unsupported.
+   */
+  importer?: Importer;
+}
+
+/** One `import` to honour: the agent and kind as written, the resolved path and the file's text. */
+export interface ImportRequest {
+  agent: string;
+  what: string;
+  path: string;
+  text: string;
+}
+
+export type Importer = (req: ImportRequest) => { rules: Rule[]; diagnostics: Diagnostic[] } | undefined;
+
+/** Rules an `import` brought in, and the file they came from. */
+export interface ImportedRules {
+  file: string;
+  rules: Rule[];
 }
 
 export type ParseFn = (text: string, file: string) => { ast: PolicyFile; diagnostics: Diagnostic[] };
@@ -37,10 +59,11 @@ export interface LoadedFile {
 
 export interface LoadResult {
   files: LoadedFile[];
+  imported: ImportedRules[];
   diagnostics: Diagnostic[];
 }
 
-/** The imports the language knows of. None is supported by this version. */
+/** The imports the language knows of; a host's importer honours them. */
 export const KNOWN_IMPORTS: readonly { agent: string; what: string }[] = [
   { agent: 'claude', what: 'hooks' },
   { agent: 'codex', what: 'hooks' },
@@ -62,6 +85,7 @@ export function resolveInclude(from: string, target: string): string {
 
 export function loadSources(entries: readonly string[], host: SourceHost, parse: ParseFn): LoadResult {
   const files: LoadedFile[] = [];
+  const imported: ImportedRules[] = [];
   const diagnostics: Diagnostic[] = [];
   /** Files fully loaded or being loaded; `active` ones are on the current include chain. */
   const state = new Map<string, 'active' | 'done'>();
@@ -75,10 +99,39 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
     files.push({ file, text, ast: parsed.ast, parsed: !hasErrors(parsed.diagnostics) });
     for (const item of parsed.ast.items) {
       if (item.kind === 'include') followInclude(file, item);
-      else if (item.kind === 'import') diagnostics.push(importDiagnostic(item));
+      else if (item.kind === 'import') followImport(file, item);
     }
     chain.pop();
     state.set(file, 'done');
+  };
+
+  const followImport = (from: string, item: ImportDecl): void => {
+    const agent = item.agent.name;
+    const what = item.what.name;
+    const known = KNOWN_IMPORTS.some((k) => k.agent === agent && k.what === what);
+    if (!known || !host.importer) {
+      diagnostics.push(importDiagnostic(item));
+      return;
+    }
+    const target = canonicalOf(host, resolveInclude(from, item.path.value));
+    if (imported.some((i) => i.file === target)) return;
+    const text = host.readFile(target);
+    if (text === undefined) {
+      diagnostics.push(
+        diagnostic('check/import-not-found', 'error', `cannot read imported file \`${item.path.value}\``, {
+          span: item.path.span,
+          help: 'import paths are relative to the directory of the file that imports them',
+        }),
+      );
+      return;
+    }
+    const result = host.importer({ agent, what, path: target, text });
+    if (!result) {
+      diagnostics.push(importDiagnostic(item));
+      return;
+    }
+    diagnostics.push(...result.diagnostics);
+    imported.push({ file: target, rules: result.rules });
   };
 
   const followInclude = (from: string, include: IncludeDecl): void => {
@@ -119,7 +172,7 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
     }
     visit(file, text);
   }
-  return { files, diagnostics };
+  return { files, imported, diagnostics };
 }
 
 function importDiagnostic(item: ImportDecl): Diagnostic {
