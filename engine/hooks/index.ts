@@ -1,3 +1,4 @@
 export { processHookRunner, runCommand, runProcess, DEFAULT_HOOK_TIMEOUT_MS, HOOK_OUTPUT_CAP, type RunnerOptions } from './runner.js';
 export { buildPayload, payloadText, hookEventName } from './payload.js';
 export { decodeHookResult, type RawHookResult } from './decode.js';
+export { decodeCodexHookResult } from './decode-codex.js';

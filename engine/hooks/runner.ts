@@ -10,6 +10,7 @@ import type { PolicyEvent } from '../events.js';
 import type { CompiledRule } from '../compile.js';
 import type { HookOutcome, HookRunner } from '../evaluate.js';
 import { decodeHookResult, type RawHookResult } from './decode.js';
+import { decodeCodexHookResult } from './decode-codex.js';
 import { payloadText } from './payload.js';
 
 /** The agents' default command-hook timeout. */
@@ -117,7 +118,8 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
     const raw = hook.args
       ? await runProcess(fillPlaceholders(hook.command, env), hook.args.map((a) => fillPlaceholders(a, env)), stdin, limits)
       : await runCommand(hook.command, shell, stdin, limits);
-    const outcome = decodeHookResult(raw, event, cr.rule.id, hook.command);
+    const decode = hook.dialect === 'codex' ? decodeCodexHookResult : decodeHookResult;
+    const outcome = decode(raw, event, cr.rule.id, hook.command);
     if (cwd !== wanted) {
       (outcome.diagnostics ??= []).push(
         diagnostic('hook/cwd-missing', 'info', `the event's cwd \`${wanted}\` does not exist here; the hook ran in \`${cwd}\``),
