@@ -263,3 +263,23 @@ describe('imported hooks', () => {
     expect(ran).toEqual(['prompt', 'start']);
   });
 });
+
+describe('Claude Code hook deduplication', () => {
+  it('runs an identical command of one event once, whatever groups name it', async () => {
+    let runs = 0;
+    const runner: HookRunner = async () => {
+      runs++;
+      return { effect: 'deny', reason: 'once', exitCode: 2, timedOut: false, summary: 'exit 2' };
+    };
+    const hook = (id: string, matcher: string, command = 'same', pluginRoot?: string): Rule => {
+      const r = rule('pre-tool', 'run', { hook: { command, dialect: 'claude', event: 'PreToolUse', matcher } });
+      r.id = id;
+      if (pluginRoot) r.hook!.pluginRoot = pluginRoot;
+      return r;
+    };
+    const d = await evaluate(policy(hook('a', 'Bash'), hook('b', 'B.*'), hook('c', '*', 'other'), hook('p', 'Bash', 'same', '/plugin')), bash('ls'), { runner });
+    expect(runs).toBe(3);
+    expect(d.decision).toBe('deny');
+    expect(d.trace.find((t) => t.rule === 'b')?.note).toContain('runs once');
+  });
+});

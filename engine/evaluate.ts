@@ -224,8 +224,19 @@ export async function evaluate<E extends PolicyEvent>(
   let updatedInput: Record<string, unknown> | undefined;
   if (m.pending.length > 0) {
     const runner = opts.runner;
+    // Claude Code runs an identical command once per event, however many of its settings' groups
+    // name it; the first rule with it runs and the others share its outcome.
+    const firstOf = new Map<string, number>();
+    const sharedWith = m.pending.map((cr, i) => {
+      const key = claudeDedupKey(cr);
+      if (key === undefined) return i;
+      const first = firstOf.get(key);
+      if (first === undefined) firstOf.set(key, i);
+      return first ?? i;
+    });
     const outcomes = await Promise.all(
-      m.pending.map(async (cr): Promise<HookOutcome> => {
+      m.pending.map(async (cr, i): Promise<HookOutcome | undefined> => {
+        if (sharedWith[i] !== i) return undefined;
         if (!runner) {
           return {
             effect: failClosedEffect(m.seam),
@@ -249,9 +260,10 @@ export async function evaluate<E extends PolicyEvent>(
       }),
     );
     m.pending.forEach((cr, i) => {
-      const o = outcomes[i]!;
+      const shared = sharedWith[i] !== i;
+      const o = outcomes[sharedWith[i]!]!;
       const id = cr.rule.id;
-      if (o.diagnostics) diagnostics.push(...o.diagnostics);
+      if (o.diagnostics && !shared) diagnostics.push(...o.diagnostics);
       const entry: TraceEntry = {
         rule: id,
         effect: o.effect ?? 'run',
@@ -271,12 +283,20 @@ export async function evaluate<E extends PolicyEvent>(
         updatedInput = o.updatedInput;
         entry.note = 'the hook rewrote the tool input';
       }
+      if (shared) entry.note = `the same command as \`${m.pending[sharedWith[i]!]!.rule.id}\`, which Claude Code runs once`;
       m.trace.set(id, entry);
     });
   }
   const extra: { diagnostics: Diagnostic[]; updatedInput?: Record<string, unknown> } = { diagnostics };
   if (updatedInput) extra.updatedInput = updatedInput;
   return finish(m, extra) as Decision<E['seam']>;
+}
+
+/** The key under which Claude Code merges identical handlers of one event (settings files only, not plugins). */
+function claudeDedupKey(cr: CompiledRule): string | undefined {
+  const h = cr.rule.hook;
+  if (!h || h.dialect !== 'claude' || h.event === undefined || h.pluginRoot !== undefined) return undefined;
+  return JSON.stringify([h.event, h.command, h.args ?? null]);
 }
 
 function failClosedEffect(seam: Seam): HookOutcome['effect'] {
