@@ -232,7 +232,7 @@ describe('imported hooks', () => {
     return { effect: 'deny', reason: cr.rule.id, exitCode: 2, timedOut: false, summary: 'exit 2' };
   };
   const hookRule = (id: string, seam: Seam, dialect: 'claude' | 'codex', matcher?: string): Rule => {
-    const r = rule(seam, 'run', { hook: { command: 'x', dialect, event: 'PreToolUse' } });
+    const r = rule(seam, 'run', { hook: { command: `hook-${id}`, dialect, event: 'PreToolUse' } });
     r.id = id;
     if (matcher !== undefined) r.hook!.matcher = matcher;
     return r;
