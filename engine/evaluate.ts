@@ -189,7 +189,8 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
     diagnostics: extra.diagnostics ?? [],
   };
   if (d.reasons.length > 0) out.reason = d.reasons.join('\n\n');
-  if (extra.updatedInput && d.decision === 'allow') out.updatedInput = extra.updatedInput;
+  // A rewrite stands when the call goes ahead: pre-approved, or left to the host's own flow.
+  if (extra.updatedInput && (d.decision === 'allow' || d.decision === 'none')) out.updatedInput = extra.updatedInput;
   return out;
 }
 
@@ -259,6 +260,9 @@ export async function evaluate<E extends PolicyEvent>(
         }
       }),
     );
+    // Codex blocks a tool call or a prompt with the reason of the first blocking hook in configured
+    // order; the others still block, silently.
+    let codexBlocked = false;
     m.pending.forEach((cr, i) => {
       const shared = sharedWith[i] !== i;
       const o = outcomes[sharedWith[i]!]!;
@@ -272,14 +276,18 @@ export async function evaluate<E extends PolicyEvent>(
       };
       if (o.effect && HOOK_EFFECTS[m.seam].includes(o.effect)) {
         const h: Hit = { rule: id, effect: o.effect, order: cr.order };
-        if (o.reason) {
+        const firstOnly = cr.rule.hook?.dialect === 'codex' && (m.seam === 'pre-tool' || m.seam === 'prompt') && (o.effect === 'deny' || o.effect === 'block');
+        const silent = firstOnly && codexBlocked;
+        if (firstOnly) codexBlocked = true;
+        if (o.reason && silent) entry.note = 'Codex shows only the first blocking hook\'s reason';
+        if (o.reason && !silent) {
           h.reason = o.reason;
           entry.reason = o.reason;
         }
         m.hits.push(h);
       }
       for (const text of o.context ?? []) m.hits.push({ rule: id, effect: 'context', text, order: cr.order });
-      if (o.updatedInput && o.effect === 'allow' && !updatedInput) {
+      if (o.updatedInput && (o.effect === 'allow' || o.effect === undefined) && !updatedInput) {
         updatedInput = o.updatedInput;
         entry.note = 'the hook rewrote the tool input';
       }

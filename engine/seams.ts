@@ -41,7 +41,7 @@ export function mergeDecisions<S extends Seam>(a: Decision<S>, b: Decision<S>): 
   };
   if (reasons.length > 0) out.reason = reasons.join('\n\n');
   const rewrite = winners.find((d) => d.updatedInput)?.updatedInput;
-  if (rewrite && out.decision === 'allow') out.updatedInput = rewrite;
+  if (rewrite && (out.decision === 'allow' || out.decision === 'none')) out.updatedInput = rewrite;
   return out;
 }
 

@@ -577,6 +577,19 @@ export function loadFile(text: string, file: string, opts: ClaudeLoadOptions = {
     append(loader.diagnostics, parsed.diagnostics);
     const kind = loader.load(parsed.doc.root);
     const dropped = loader.finish();
+    // Claude Code (2.1.328, seen running) runs none of a settings file's hooks when any handler in it
+    // has a type it does not know; the file's other hooks are reported as not running.
+    const unknownType = loader.diagnostics.find((d) => d.code === 'claude/unknown-handler-type');
+    if (unknownType && kind === 'settings' && loader.groups.length > 0) {
+      loader.diagnostics.push(
+        diagnostic('claude/file-hooks-void', 'warning', `claude code runs none of the ${loader.groups.length} hook groups of this file, because a handler has an unknown type`, {
+          ...(unknownType.span ? { span: unknownType.span } : {}),
+          pointer: unknownType.pointer ?? '',
+          help: 'fix or remove the handler with the unknown type; until then no hook of this settings file runs',
+        }),
+      );
+      loader.groups.length = 0;
+    }
     // In file order (diagnostics of hooks files a plugin.json names come after its own).
     const own = sortDiagnostics(loader.diagnostics.filter((d) => d.span?.file === file || d.span === undefined));
     const others = loader.diagnostics.filter((d) => d.span !== undefined && d.span.file !== file);

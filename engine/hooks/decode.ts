@@ -58,37 +58,43 @@ export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId:
     warn('hook/killed', `the hook \`${command}\` was killed by \`${raw.signal ?? 'a signal'}\``);
     return { ...base, summary: `killed by ${raw.signal ?? 'a signal'}` };
   }
+  const text = raw.stdout.trim();
+  // Claude Code reads JSON stdout whatever the exit code (only exit 0 reads plain text).
+  const json = text.startsWith('{') ? parseObject(text) : undefined;
   if (raw.exitCode === 2) {
     const effect = blockingEffect(event.seam);
-    const reason = raw.stderr.trim() || `blocked by the hook \`${command}\``;
     const out: HookOutcome = { ...base, summary: 'exit 2' };
-    if (effect) {
-      out.effect = effect;
-      out.reason = reason;
-    }
+    if (!effect) return out;
+    // A reason the hook's JSON gives wins over stderr.
+    const fromJson = json ? decodeJson(json, event, base, () => undefined) : undefined;
+    const jsonReason = fromJson && fromJson.effect === effect ? fromJson.reason : undefined;
+    out.effect = effect;
+    out.reason = jsonReason ?? (raw.stderr.trim() || 'No stderr output');
     return out;
   }
   if (raw.exitCode !== 0) {
     warn('hook/failed', `the hook \`${command}\` exited with ${raw.exitCode}: ${firstLine(raw.stderr) || 'no message'}`);
+    if (json) return { ...decodeJson(json, event, base, warn), summary: `exit ${raw.exitCode}, JSON` };
     return { ...base, summary: `exit ${raw.exitCode}` };
   }
-  const text = raw.stdout.trim();
-  if (!text.startsWith('{')) {
-    const out: HookOutcome = { ...base, summary: 'exit 0' };
+  if (!json) {
+    const out: HookOutcome = { ...base, summary: text.startsWith('{') ? 'exit 0, output not JSON' : 'exit 0' };
     if (text && (event.seam === 'prompt' || event.seam === 'session-start')) out.context = [text];
     return out;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    const out: HookOutcome = { ...base, summary: 'exit 0, output not JSON' };
-    if (event.seam === 'prompt' || event.seam === 'session-start') out.context = [text];
-    return out;
-  }
-  if (!isObject(json)) return { ...base, summary: 'exit 0' };
   return decodeJson(json, event, base, warn);
 }
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const PRE_TOOL_RANK: Record<string, number> = { allow: 1, ask: 2, deny: 3 };
 
 function decodeJson(
   json: Record<string, unknown>,
@@ -98,45 +104,70 @@ function decodeJson(
 ): HookOutcome {
   const out: HookOutcome = { ...base, summary: 'exit 0, JSON' };
   const specific = isObject(json['hookSpecificOutput']) ? json['hookSpecificOutput'] : undefined;
-  if (specific && typeof specific['hookEventName'] === 'string' && specific['hookEventName'] !== hookEventName(event)) {
-    warn('hook/wrong-event', `the hook answered for \`${specific['hookEventName']}\` during \`${hookEventName(event)}\``);
-    return { ...base, summary: 'wrong hookEventName' };
+  if (specific) {
+    // The output is validated whole: a hookSpecificOutput without its event name, or for another
+    // event, voids every field of it.
+    if (typeof specific['hookEventName'] !== 'string') {
+      warn('hook/bad-output', 'the hook\'s `hookSpecificOutput` has no `hookEventName`; Claude Code ignores the whole answer');
+      return { ...base, summary: 'no hookEventName' };
+    }
+    if (specific['hookEventName'] !== hookEventName(event)) {
+      warn('hook/wrong-event', `the hook answered for \`${specific['hookEventName']}\` during \`${hookEventName(event)}\``);
+      return { ...base, summary: 'wrong hookEventName' };
+    }
   }
-  const reason = typeof json['reason'] === 'string' ? json['reason'] : undefined;
+  const reason = typeof json['reason'] === 'string' && json['reason'] !== '' ? json['reason'] : undefined;
   if (json['continue'] === false && event.seam === 'stop') {
     out.effect = 'halt';
     out.reason = typeof json['stopReason'] === 'string' ? json['stopReason'] : 'stopped by a hook';
     out.summary = 'continue: false';
+    return out;
   }
   const decision = json['decision'];
-  if (decision === 'block' && !out.effect) {
+  if (decision === 'block') {
     const effect = blockingEffect(event.seam);
     if (effect) {
       out.effect = effect;
-      out.reason = reason ?? 'blocked by a hook';
+      out.reason = reason ?? 'Blocked by hook';
       out.summary = 'decision: block';
     }
-  } else if (decision === 'approve' && event.seam === 'pre-tool' && !out.effect) {
+  } else if (decision === 'approve' && event.seam === 'pre-tool') {
     out.effect = 'allow';
     out.summary = 'decision: approve';
   }
   if (specific) {
     const pd = specific['permissionDecision'];
     if (event.seam === 'pre-tool' && typeof pd === 'string') {
-      const why = typeof specific['permissionDecisionReason'] === 'string' ? specific['permissionDecisionReason'] : undefined;
-      if (pd === 'deny' || pd === 'ask' || pd === 'allow') {
-        out.effect = pd;
-        if (pd === 'deny') out.reason = why || 'Blocked by hook';
-        else if (why) out.reason = why;
-        else delete out.reason;
-        out.summary = `permissionDecision ${pd}`;
-      } else if (pd !== 'defer') {
-        warn('hook/bad-output', `unknown permissionDecision \`${pd}\``);
+      const why = typeof specific['permissionDecisionReason'] === 'string' && specific['permissionDecisionReason'] !== '' ? specific['permissionDecisionReason'] : undefined;
+      // `defer` leaves the call to a later decision: in print mode it is not run.
+      const effect = pd === 'defer' ? 'ask' : pd;
+      if (effect === 'deny' || effect === 'ask' || effect === 'allow') {
+        // With a legacy `decision` beside it, the stricter of the two stands.
+        if (!out.effect || (PRE_TOOL_RANK[effect] ?? 0) > (PRE_TOOL_RANK[out.effect] ?? 0)) {
+          out.effect = effect;
+          if (effect === 'deny') out.reason = why ?? 'Blocked by hook';
+          else if (pd === 'defer') out.reason = why ?? 'the hook deferred the call';
+          else if (why) out.reason = why;
+          else delete out.reason;
+          out.summary = `permissionDecision ${pd}`;
+        }
+      } else {
+        warn('hook/bad-output', `unknown permissionDecision \`${pd}\`; Claude Code rejects the whole answer`);
+        return { ...base, summary: 'invalid permissionDecision' };
       }
-      if (isObject(specific['updatedInput'])) out.updatedInput = specific['updatedInput'];
     }
+    if (event.seam === 'pre-tool' && isObject(specific['updatedInput'])) out.updatedInput = specific['updatedInput'];
     const ctx = specific['additionalContext'];
-    if (typeof ctx === 'string' && ctx.length > 0) out.context = [ctx];
+    if (typeof ctx === 'string' && ctx.length > 0) {
+      // On Stop, context is feedback that keeps the turn going.
+      if (event.seam === 'stop' && !out.effect) {
+        out.effect = 'continue';
+        out.reason = ctx;
+        out.summary = 'additionalContext';
+      } else {
+        out.context = [ctx];
+      }
+    }
   }
   return out;
 }
