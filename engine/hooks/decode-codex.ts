@@ -88,8 +88,9 @@ function decodeJson(
   if (json['hookSpecificOutput'] !== undefined) {
     if (!allowed || !isObject(json['hookSpecificOutput'])) return failed('bad hookSpecificOutput', 'answered with a `hookSpecificOutput` this event does not take');
     specific = json['hookSpecificOutput'];
-    if (specific['hookEventName'] !== hookEventName(event)) {
-      return failed('wrong hookEventName', `answered with \`hookEventName\` \`${String(specific['hookEventName'])}\` during \`${hookEventName(event)}\``);
+    // Codex requires the field but does not compare it with the event (0.171.0, seen running).
+    if (typeof specific['hookEventName'] !== 'string') {
+      return failed('no hookEventName', `answered with a \`hookSpecificOutput\` without \`hookEventName\` during \`${hookEventName(event)}\``);
     }
     const extra = Object.keys(specific).filter((k) => k !== 'hookEventName' && !allowed.includes(k));
     if (extra.length > 0) return failed('unknown keys', `answered with unknown key \`hookSpecificOutput.${extra[0]}\``);
