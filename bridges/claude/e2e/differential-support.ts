@@ -1,8 +1,8 @@
 /**
- * Support for the differential suite: one hooks configuration, evaluated twice. The real Claude Code
- * CLI runs it against the scripted model (what the agent did), and dshpolicy loads, compiles and
- * evaluates it offline (what dshpolicy says the agent does). Both sides are reduced to the same
- * small summary so a test can compare them field by field.
+ * Support for the differential suite. One hooks configuration is evaluated twice: the real Claude
+ * Code CLI runs it against the scripted model (what the agent does), and dshpolicy loads, compiles
+ * and evaluates it offline (what dshpolicy says the agent does). Each side is reduced, without
+ * looking at what a row expects, to the same small vocabulary so a test can compare them.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -22,39 +22,45 @@ import type { HooksSettings } from './hooks.js';
 import { requestText, toolResults } from './model.js';
 import { runClaude, type RunResult } from './run.js';
 
-/** The Bash command every tool row asks for; it leaves `ran.txt` behind when it runs. */
+/** The Bash command the scripted model calls on tool seams; it leaves `ran.txt` behind when it runs. */
 export const TOOL_COMMAND = 'touch ran.txt';
-export const TOOL_MARKER = 'ran.txt';
+const TOOL_MARKER = 'ran.txt';
 
-/** What a row expects of both sides. */
-export type Expectation =
-  | { seam: 'pre-tool'; fired: boolean; outcome: 'ran' }
-  | { seam: 'pre-tool'; fired: true; outcome: 'blocked'; reason: string }
-  | { seam: 'pre-tool'; fired: true; outcome: 'rewritten'; command: string; creates: string }
-  | { seam: 'prompt'; fired: true; outcome: 'blocked'; reason: string }
-  | { seam: 'prompt'; fired: boolean; outcome: 'passed'; context?: string }
-  | { seam: 'post-tool'; fired: true; outcome: 'blocked'; reason: string }
-  | { seam: 'post-tool'; fired: true; outcome: 'accepted'; context?: string }
-  | { seam: 'stop'; fired: true; outcome: 'continued-once'; reason: string }
-  | { seam: 'stop'; fired: true; outcome: 'stopped' }
-  | { seam: 'session-start'; fired: boolean; context?: string };
+export type DiffSeam = 'pre-tool' | 'prompt' | 'post-tool' | 'stop' | 'session-start';
 
-/** One behaviour: a hooks configuration, the call that exercises it and what both sides must show. */
+/**
+ * What happened, in terms both sides can be mapped to:
+ * - pre-tool: `ran` (the call ran as sent), `blocked` (not run, an error tool_result came back),
+ *   `rewritten` (something ran, but not the call as sent);
+ * - prompt: `passed` (the model got a turn) or `blocked` (no model turn at all);
+ * - post-tool: `accepted` or `blocked` (the model was shown a blocking error after the result);
+ * - stop: `stopped` (one model request) or `continued-once` (exactly one more);
+ * - session-start: `started`.
+ */
+export type Outcome = 'ran' | 'blocked' | 'rewritten' | 'passed' | 'accepted' | 'stopped' | 'continued-once' | 'started';
+
+/** One behaviour: a hooks configuration, and what both sides must show for the seam's scripted call. */
 export interface Row {
   name: string;
+  seam: DiffSeam;
   hooks: HooksSettings;
-  expect: Expectation;
-  /** Text that must never reach the model (a hook's output the agent is expected to drop). */
-  unseen?: string;
-}
-
-/** The summary both sides are reduced to. Reasons and context are checked separately (formats differ). */
-export interface Summary {
+  /** Whether the hook runs at all (its matcher selects the call). */
   fired: boolean;
-  outcome: string;
+  /** What the real CLI does. */
+  outcome: Outcome;
+  /** dshpolicy's decision word (stop: for `stop_hook_active: false`; the second pass must be `stop`). */
+  decision: string;
+  /** Text both sides give as the reason of a block (or of a stop continuation). */
+  reason?: string;
+  /** Text that reaches the model as hook context, and that dshpolicy returns as context. */
+  context?: string;
+  /** Hook output that must not reach the model, nor dshpolicy's context. */
+  unseen?: string;
+  /** For `rewritten`: the input dshpolicy returns as `updatedInput`, and the file its command creates. */
+  rewrite?: { input: Record<string, unknown>; creates: string };
 }
 
-const HOOK_EVENT: Record<Expectation['seam'], string> = {
+const HOOK_EVENT: Record<DiffSeam, string> = {
   'pre-tool': 'PreToolUse',
   'post-tool': 'PostToolUse',
   prompt: 'UserPromptSubmit',
@@ -62,85 +68,81 @@ const HOOK_EVENT: Record<Expectation['seam'], string> = {
   'session-start': 'SessionStart',
 };
 
+export interface Observation {
+  fired: boolean;
+  outcome: Outcome | string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The real CLI.
 
-export interface RealObservation extends Summary {
+export interface RealObservation extends Observation {
   run: RunResult;
-  /** Everything the model was sent over the whole run, one string. */
+  /** Everything the model was sent, over every request of the run. */
   modelText: string;
-  /** pre-tool: the tool_result the model got for the call. */
-  toolResult?: { text: string; isError: boolean };
-  /** prompt: the final result text (where a blocked prompt's message lands). */
-  resultText: string;
-  /** stop: how many model requests the run made. */
-  requests: number;
+  /** Where the CLI put the reason of a block or continuation (tool_result, result text, next request). */
+  reasonText: string;
 }
 
-export async function runReal(row: Row): Promise<RealObservation> {
-  const seam = row.expect.seam;
+export async function observeReal(seam: DiffSeam, hooks: HooksSettings): Promise<RealObservation> {
   const toolCall = { tool: { name: 'Bash', input: { command: TOOL_COMMAND } } };
-  const script =
-    seam === 'pre-tool' || seam === 'post-tool' ? [toolCall] : seam === 'stop' ? [{ text: 'first answer' }] : [{ text: 'ok' }];
+  const onTool = seam === 'pre-tool' || seam === 'post-tool';
   const run = await runClaude({
-    script,
-    finalText: seam === 'stop' ? 'second answer' : 'Done.',
-    hooks: row.hooks,
+    script: onTool ? [toolCall] : [{ text: 'first answer' }],
+    finalText: 'second answer',
+    hooks,
     allowedTools: ['Bash'],
   });
   if (run.exitCode !== 0 || run.timedOut) {
     throw new Error(`the CLI run failed: exit ${String(run.exitCode)}${run.timedOut ? ' (timed out)' : ''}; stderr: ${run.stderr.slice(0, 1500)}`);
   }
-  const event = HOOK_EVENT[seam];
-  const fired = run.hookEvents.some((e) => e.subtype === 'hook_started' && e.hook_event === event);
+  const fired = run.hookEvents.some((e) => e.subtype === 'hook_started' && e.hook_event === HOOK_EVENT[seam]);
   const modelText = run.requests.map((r) => requestText(r)).join('\n');
-  const resultText = typeof run.result?.result === 'string' ? run.result.result : '';
-  const obs: RealObservation = { run, modelText, resultText, requests: run.requests.length, fired, outcome: '' };
-
+  const second = run.requests[1] === undefined ? '' : requestText(run.requests[1]);
+  let outcome: string;
+  let reasonText = '';
   switch (seam) {
     case 'pre-tool': {
-      const second = run.requests[1];
-      const result = second === undefined ? undefined : toolResults(second)[0];
-      if (result !== undefined) obs.toolResult = { text: result.text, isError: result.isError };
-      const expect = row.expect as Extract<Expectation, { seam: 'pre-tool' }>;
-      if (expect.outcome === 'rewritten' && run.exists(expect.creates) && !run.exists(TOOL_MARKER)) obs.outcome = 'rewritten';
-      else if (run.exists(TOOL_MARKER)) obs.outcome = 'ran';
-      else if (result?.isError === true) obs.outcome = 'blocked';
-      else obs.outcome = 'unexplained: the tool did not run and no error came back';
+      const result = run.requests[1] === undefined ? undefined : toolResults(run.requests[1])[0];
+      reasonText = result?.text ?? '';
+      if (run.exists(TOOL_MARKER)) outcome = 'ran';
+      else if (result === undefined) outcome = `no tool_result (result: ${JSON.stringify(run.result?.terminal_reason ?? run.result?.stop_reason)})`;
+      else outcome = result.isError ? 'blocked' : 'rewritten';
       break;
     }
     case 'prompt':
-      obs.outcome = run.requests.length === 0 ? 'blocked' : 'passed';
+      reasonText = typeof run.result?.result === 'string' ? run.result.result : '';
+      outcome = run.requests.length === 0 ? 'blocked' : 'passed';
       break;
     case 'post-tool': {
-      const expect = row.expect as Extract<Expectation, { seam: 'post-tool' }>;
-      const after = run.requests[1] === undefined ? '' : requestText(run.requests[1]);
-      if (!run.exists(TOOL_MARKER)) obs.outcome = 'unexplained: the tool did not run';
-      else if (expect.outcome === 'blocked' && after.includes(expect.reason)) obs.outcome = 'blocked';
-      else obs.outcome = 'accepted';
+      reasonText = second;
+      if (!run.exists(TOOL_MARKER)) outcome = 'the tool did not run';
+      else outcome = second.includes('PostToolUse:Bash hook blocking error') ? 'blocked' : 'accepted';
       break;
     }
     case 'stop':
-      obs.outcome = run.requests.length === 2 ? 'continued-once' : run.requests.length === 1 ? 'stopped' : `${run.requests.length} requests`;
+      reasonText = second;
+      outcome = run.requests.length === 1 ? 'stopped' : run.requests.length === 2 ? 'continued-once' : `${run.requests.length} model requests`;
       break;
     case 'session-start':
-      obs.outcome = 'started';
+      outcome = run.requests.length === 1 ? 'started' : `${run.requests.length} model requests`;
       break;
   }
-  return obs;
+  return { run, modelText, reasonText, fired, outcome };
 }
 
 // ---------------------------------------------------------------------------------------------
 // dshpolicy offline.
 
-export interface OfflineObservation extends Summary {
+export interface OfflineObservation extends Observation {
+  /** One decision per evaluated event (stop: `stop_hook_active` false, then true). */
   decisions: Decision[];
-  /** The decision the summary was made from (for stop: the first, `stop_hook_active: false`). */
+  /** The first decision, the one a row's `decision` names. */
   decision: Decision;
   loadDiagnostics: Diagnostic[];
 }
 
-/** The environment a hook sees offline: the parent's basics, the project dir, nothing of an enclosing agent. */
+/** The environment a hook gets offline: the parent's basics and the project dir, nothing of an enclosing agent. */
 function hookEnv(dir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'SHELL', 'USER', 'LOGNAME', 'HOME']) {
@@ -151,7 +153,8 @@ function hookEnv(dir: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function eventsFor(seam: Expectation['seam'], cwd: string): PolicyEvent[] {
+/** The canonical events matching what the scripted run sends its hooks. */
+function eventsFor(seam: DiffSeam, cwd: string): PolicyEvent[] {
   const input = { command: TOOL_COMMAND };
   switch (seam) {
     case 'pre-tool':
@@ -170,76 +173,80 @@ function eventsFor(seam: Expectation['seam'], cwd: string): PolicyEvent[] {
   }
 }
 
-export async function runOffline(row: Row): Promise<OfflineObservation> {
+/** What the real CLI must have done for dshpolicy's decision to be right. */
+function outcomeOf(seam: DiffSeam, decisions: Decision[]): string {
+  const first = decisions[0]!;
+  const word = first.decision as string;
+  switch (seam) {
+    case 'pre-tool':
+      if (word === 'deny' || word === 'ask') return 'blocked';
+      if ((word === 'allow' || word === 'none') && first.updatedInput !== undefined) return 'rewritten';
+      if (word === 'allow' || word === 'none') return 'ran';
+      break;
+    case 'prompt':
+      if (word === 'block') return 'blocked';
+      if (word === 'allow') return 'passed';
+      break;
+    case 'post-tool':
+      if (word === 'block') return 'blocked';
+      if (word === 'accept') return 'accepted';
+      break;
+    case 'stop': {
+      const again = decisions[1]!.decision as string;
+      if (word === 'continue' && again === 'stop') return 'continued-once';
+      if (word === 'stop' && again === 'stop') return 'stopped';
+      return `${word}, then ${again}`;
+    }
+    case 'session-start':
+      if (word === 'none') return 'started';
+      break;
+  }
+  return `decision ${word}`;
+}
+
+export async function observeOffline(seam: DiffSeam, hooks: HooksSettings): Promise<OfflineObservation> {
   const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'dshpolicy-diff-')));
   try {
     const file = path.join(dir, '.claude', 'settings.json');
-    const config = loadHooksText('claude', JSON.stringify({ hooks: row.hooks }, null, 2), file);
+    const config = loadHooksText('claude', `${JSON.stringify({ hooks }, null, 2)}\n`, file);
     const compiled = compileHooks(config);
     const ir: PolicyIR = { version: IR_VERSION, sources: [], rules: compiled.rules, tests: [] };
     const policy = compilePolicy(ir);
     const runner = processHookRunner({ env: hookEnv(dir) });
     const decisions: Decision[] = [];
-    for (const event of eventsFor(row.expect.seam, dir)) decisions.push(await evaluate(policy, event, { runner }));
+    for (const event of eventsFor(seam, dir)) decisions.push(await evaluate(policy, event, { runner }));
     const decision = decisions[0]!;
-    const fired = decision.trace.some((t) => t.hook !== undefined);
-    const obs: OfflineObservation = {
+    return {
       decisions,
       decision,
       loadDiagnostics: [...config.diagnostics, ...compiled.diagnostics],
-      fired,
-      outcome: '',
+      fired: decision.trace.some((t) => t.hook !== undefined),
+      outcome: outcomeOf(seam, decisions),
     };
-    const word = decision.decision as string;
-    switch (row.expect.seam) {
-      case 'pre-tool':
-        if (word === 'deny' || word === 'ask') obs.outcome = 'blocked';
-        else if (word === 'allow' && decision.updatedInput !== undefined) obs.outcome = 'rewritten';
-        else if (word === 'allow' || word === 'none') obs.outcome = 'ran';
-        else obs.outcome = `unexpected decision ${word}`;
-        break;
-      case 'prompt':
-        obs.outcome = word === 'block' ? 'blocked' : word === 'allow' ? 'passed' : `unexpected decision ${word}`;
-        break;
-      case 'post-tool':
-        obs.outcome = word === 'block' ? 'blocked' : word === 'accept' ? 'accepted' : `unexpected decision ${word}`;
-        break;
-      case 'stop': {
-        const again = decisions[1]!.decision as string;
-        obs.outcome = word === 'continue' && again === 'stop' ? 'continued-once' : word === 'stop' && again === 'stop' ? 'stopped' : `${word} then ${again}`;
-        break;
-      }
-      case 'session-start':
-        obs.outcome = word === 'none' ? 'started' : `unexpected decision ${word}`;
-        break;
-    }
-    return obs;
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
-/** A short account of both sides, for assertion messages and disagreement reports. */
+/** Both sides in short, for assertion messages: what the CLI did and what dshpolicy decided. */
 export function describeBoth(real: RealObservation, offline: OfflineObservation): string {
-  const d = offline.decision;
   return JSON.stringify(
     {
       real: {
         fired: real.fired,
         outcome: real.outcome,
-        requests: real.requests,
-        toolResult: real.toolResult,
-        resultText: real.resultText.slice(0, 300),
-        hookResponses: real.run.hookEvents
+        requests: real.run.requests.length,
+        reasonText: real.reasonText.slice(0, 400),
+        hooks: real.run.hookEvents
           .filter((e) => e.subtype === 'hook_response')
-          .map((e) => ({ event: e.hook_event, exit: e.exit_code, outcome: e.outcome, stdout: e.stdout, stderr: e.stderr })),
+          .map((e) => ({ event: e.hook_event, exit: e.exit_code, outcome: e.outcome, stdout: e.stdout, stderr: e.stderr?.slice(0, 300) })),
       },
       offline: {
         fired: offline.fired,
         outcome: offline.outcome,
-        decisions: offline.decisions.map((x) => ({ decision: x.decision, reasons: x.reasons, context: x.context, updatedInput: x.updatedInput })),
-        trace: d.trace.map((t) => ({ effect: t.effect, outcome: t.outcome, hook: t.hook?.summary })),
-        diagnostics: [...offline.loadDiagnostics, ...d.diagnostics].map((x) => `${x.code}: ${x.message}`),
+        decisions: offline.decisions.map((d) => ({ decision: d.decision, reasons: d.reasons, context: d.context, updatedInput: d.updatedInput })),
+        hooks: offline.decision.trace.filter((t) => t.hook !== undefined).map((t) => `${t.effect}: ${t.hook!.summary}`),
+        diagnostics: [...offline.loadDiagnostics, ...offline.decision.diagnostics].map((d) => `${d.code}: ${d.message}`),
       },
     },
     null,
@@ -247,7 +254,7 @@ export function describeBoth(real: RealObservation, offline: OfflineObservation)
   );
 }
 
-/** Runs a few async jobs at a time, in order of submission. */
+/** Runs at most `slots` jobs at a time, in order of submission. */
 export function limiter(slots: number): <T>(job: () => Promise<T>) => Promise<T> {
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -263,4 +270,9 @@ export function limiter(slots: number): <T>(job: () => Promise<T>) => Promise<T>
       else active -= 1;
     }
   };
+}
+
+/** A regex source matching `text` literally. */
+export function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
