@@ -8,15 +8,16 @@ import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io } from './args.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
-export const CHECK_HELP = `usage: dshpolicy check <file.dshpolicy>... [--format human|json]
+export const CHECK_HELP = `usage: dshpolicy check <file.dshpolicy>... [--format human|json] [--verbose]
                        [--claude-hooks <settings.json|hooks.json>]... [--codex-hooks <hooks.json|config.toml>]...
 
 Compiles the policy files (and what they include), runs their \`test\` blocks, and prints every
-error and warning, including those of the hooks configurations named beside them.
+error and warning, including those of the hooks configurations named beside them; --verbose also
+prints notes (info).
 Exits 0 when there are no errors, 1 when there are.`;
 
 export async function check(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = guard(() => parseArgs({ args: argv, options: { format: { type: 'string' }, 'claude-hooks': { type: 'string', multiple: true }, 'codex-hooks': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }));
+  const { values, positionals } = guard(() => parseArgs({ args: argv, options: { format: { type: 'string' }, 'claude-hooks': { type: 'string', multiple: true }, 'codex-hooks': { type: 'string', multiple: true }, verbose: { type: 'boolean', short: 'v' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${CHECK_HELP}\n`);
     return 0;
@@ -44,11 +45,15 @@ export async function check(argv: string[], io: Io): Promise<number> {
   }
   const style = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
   const sources = new SourceCache();
-  for (const d of result.diagnostics) io.stdout.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+  // Notes (info) are for the curious: shown with --verbose, always in JSON.
+  const shown = values.verbose ? result.diagnostics : result.diagnostics.filter((d) => d.severity !== 'info');
+  for (const d of shown) io.stdout.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+  const notes = result.diagnostics.length - shown.length;
   if (ok) {
     const n = result.ir?.rules.length ?? 0;
     const files = result.ir?.sources.length ?? positionals.length;
-    const warn = result.diagnostics.length > 0 ? ` (${summarize(result.diagnostics)})` : '';
+    const said = [summarize(result.diagnostics), notes > 0 ? `${notes} note${notes === 1 ? '' : 's'}, shown with --verbose` : ''].filter((x) => x !== '');
+    const warn = said.length > 0 ? ` (${said.join(', ')})` : '';
     const t = tests > 0 ? `, ${tests} test${tests === 1 ? '' : 's'} passed` : '';
     io.stdout.write(`${style.green('ok')}: ${files} file${files === 1 ? '' : 's'}, ${n} rule${n === 1 ? '' : 's'}${t}${warn}\n`);
   } else {
