@@ -168,6 +168,11 @@ export interface RuleNode extends NodeBase {
   hook?: HookClause;
   timeout?: DurationLit;
   dialect?: Ident;
+  /**
+   * `matcher "<pattern>"`: the agent's matcher, in the dialect's syntax; `matcher *` is an Ident
+   * `*` (every value). Either makes the rule say what a handler in an agent's hooks file says.
+   */
+  matcher?: StringLit | Ident;
   when?: ExprNode;
   because?: StringLit | Ref;
   /** The count of `limit N`. */

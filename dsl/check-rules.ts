@@ -94,6 +94,7 @@ function checkRule(ctx: CheckContext, seam: Seam, rule: RuleNode): void {
   }
 
   checkClauses(ctx, effect, rule);
+  checkMatcher(ctx, seam, rule);
   if (rule.when) {
     if (effect === 'limit') {
       error(ctx, 'check/clause-not-allowed', 'a `limit` rule takes no `when` condition', rule.when.span, 'the limit applies to every forced continuation');
@@ -170,6 +171,43 @@ function checkClauses(ctx: CheckContext, effect: Effect, rule: RuleNode): void {
         `only ${codeAlternatives(REASON_EFFECTS)} rules show a reason; use a comment to explain this one`,
       );
     }
+  }
+}
+
+/** Seams whose agent events have no value for a matcher to test (the agents ignore it there). */
+const MATCHERLESS_SEAMS: readonly Seam[] = ['prompt', 'stop'];
+
+/** `matcher`: with a `hook` only, instead of a tool list; a string, or `*` for every value. */
+function checkMatcher(ctx: CheckContext, seam: Seam, rule: RuleNode): void {
+  const m = rule.matcher;
+  if (!m) return;
+  if (!rule.hook) {
+    error(ctx, 'check/clause-not-allowed', '`matcher` only goes with a `hook`', m.span);
+    return;
+  }
+  if (m.kind === 'ident' && m.name !== '*') {
+    error(ctx, 'check/bad-matcher', `\`${m.name}\` is not a matcher`, m.span, 'write the matcher as a string, e.g. `matcher "Edit|Write"`, or `matcher *` for every value');
+    return;
+  }
+  const first = rule.tools[0];
+  const last = rule.tools[rule.tools.length - 1];
+  if (first && last) {
+    error(
+      ctx,
+      'check/matcher-and-tools',
+      'a rule takes a tool list or a `matcher`, not both',
+      joinSpans(first.span, last.span),
+      'the matcher already selects the tools; remove the tool list',
+    );
+  }
+  if (m.kind === 'string' && MATCHERLESS_SEAMS.includes(seam)) {
+    error(
+      ctx,
+      'check/clause-not-allowed',
+      `the \`${seam}\` seam has nothing to match, so no \`matcher\` pattern`,
+      m.span,
+      'write `matcher *`: the hook runs on every event',
+    );
   }
 }
 

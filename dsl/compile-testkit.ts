@@ -191,10 +191,10 @@ export class AstBuilder {
       selectors: parts.selectors ?? [],
       span: effect.span,
     };
-    for (const key of ['text', 'hook', 'timeout', 'dialect', 'when', 'because', 'limit'] as const) {
+    for (const key of ['text', 'hook', 'timeout', 'dialect', 'matcher', 'when', 'because', 'limit'] as const) {
       if (parts[key] !== undefined) (node as unknown as Record<string, unknown>)[key] = parts[key];
     }
-    node.span = this.cover([effect, ...node.tools, ...node.selectors, node.text, node.hook, node.timeout, node.dialect, node.when, node.because, node.limit]);
+    node.span = this.cover([effect, ...node.tools, ...node.selectors, node.text, node.hook, node.timeout, node.dialect, node.matcher, node.when, node.because, node.limit]);
     return node;
   }
 

@@ -161,6 +161,14 @@ describe('rules', () => {
     expect(where(r.span)).toBe('2:3-2:101');
   });
 
+  it('builds the matcher clause, as a string or `*`', () => {
+    const r = rule('on pre-tool {\n  run hook "./g.sh" matcher "Edit|Write" dialect codex\n}');
+    expect(r.matcher).toMatchObject({ kind: 'string', value: 'Edit|Write' });
+    expect(where(r.span)).toBe('2:3-2:55');
+    expect(rule('on stop { run hook "x" matcher * }').matcher).toMatchObject({ kind: 'ident', name: '*' });
+    expect(rule('on stop { run hook "x" when input == { matcher: 1 } }').matcher).toBeUndefined();
+  });
+
   it('collects selectors of every kind, each with its values', () => {
     const r = rule('on pre-tool { deny Bash command "rm -rf /", "rm -rf ~" path secrets url "https://x/**" domain ["a", "b"] }');
     expect(r.selectors.map((s) => `${s.selector.name}=${JSON.stringify(s.values.map(value))}`)).toEqual([

@@ -65,6 +65,7 @@ const CLAUSES = [
   ['hookClause', '`hook`'],
   ['timeoutClause', '`timeout`'],
   ['dialectClause', '`dialect`'],
+  ['matcherClause', '`matcher`'],
   ['whenClause', '`when`'],
   ['becauseClause', '`because`'],
   ['limit', 'count'],
@@ -253,6 +254,12 @@ export class AstBuilder {
     if (dialectClause && dialect) {
       rule.dialect = dialect;
       parts.push(dialectClause.keyword, dialect.span);
+    }
+    const matcherClause = c.matcherClause?.[0]?.children;
+    const matcher = matcherClause ? (this.string(real(matcherClause.pattern)) ?? this.ident(real(matcherClause.any))) : undefined;
+    if (matcherClause && matcher) {
+      rule.matcher = matcher;
+      parts.push(matcherClause.keyword, matcher.span);
     }
     const when = c.whenClause?.[0]?.children;
     const expr = when?.orExpr?.[0] ? this.orExpr(when.orExpr[0]) : undefined;

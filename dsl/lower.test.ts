@@ -55,6 +55,33 @@ describe('lowering rules', () => {
     ]);
   });
 
+  it('lowers a matcher to the agent event and pattern of the seam', () => {
+    expect(rules('pre-tool', 'run hook "./g.sh" dialect codex matcher "Edit|Write" timeout 5s', 'run hook "./all.sh" matcher *')).toEqual([
+      {
+        id: 'policy.dshpolicy:2:3',
+        seam: 'pre-tool',
+        effect: 'run',
+        hook: { command: './g.sh', timeoutMs: 5000, dialect: 'codex', event: 'PreToolUse', matcher: 'Edit|Write' },
+      },
+      { id: 'policy.dshpolicy:3:3', seam: 'pre-tool', effect: 'run', hook: { command: './all.sh', dialect: 'claude', event: 'PreToolUse' } },
+    ]);
+    expect(rules('stop', 'run hook "./s.sh" matcher *')[0]?.hook).toEqual({ command: './s.sh', dialect: 'claude', event: 'Stop' });
+    expect(rules('session-start', 'run hook "./s.sh" matcher "startup"')[0]?.hook?.event).toBe('SessionStart');
+    expect(rules('post-tool', 'run hook "./s.sh" matcher "Bash"')[0]?.hook?.event).toBe('PostToolUse');
+    expect(rules('prompt', 'run hook "./s.sh" matcher *')[0]?.hook?.event).toBe('UserPromptSubmit');
+  });
+
+  it('checks where a matcher may go', () => {
+    const codes = (line: string, seam = 'pre-tool') =>
+      compileText(`on ${seam} {\n  ${line}\n}\n`).diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`);
+    expect(codes('run Bash hook "x" matcher "Bash"')).toEqual(['check/matcher-and-tools@2:7']);
+    expect(codes('deny matcher "Bash"')).toEqual(['check/clause-not-allowed@2:16']);
+    expect(codes('run hook "x" matcher Bash')).toEqual(['check/bad-matcher@2:24']);
+    expect(codes('run hook "x" matcher "a"', 'stop')).toEqual(['check/clause-not-allowed@2:24']);
+    expect(codes('run hook "x" matcher "a" matcher "b"')[0]).toMatch(/^parse\//);
+    expect(codes('run hook "x" matcher 3')[0]).toMatch(/^parse\//);
+  });
+
   it('lowers prompt rules', () => {
     expect(rules('prompt', 'block when prompt matches /key/i because "no keys"', 'context "use pnpm"')).toEqual([
       {

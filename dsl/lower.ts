@@ -54,6 +54,15 @@ function stringOf(node: RuleNode['text'], scope: FileScope): string | undefined 
   return value?.kind === 'string' ? value.value : undefined;
 }
 
+/** The agent event each seam's hooks run on (the same name in both dialects). */
+export const SEAM_EVENTS: Readonly<Record<Seam, string>> = {
+  'pre-tool': 'PreToolUse',
+  'post-tool': 'PostToolUse',
+  prompt: 'UserPromptSubmit',
+  stop: 'Stop',
+  'session-start': 'SessionStart',
+};
+
 export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
   const rule: Rule = { id: ruleId(node), seam, effect: node.effect.name as Rule['effect'] };
   if (node.tools.length > 0) rule.tools = lowerTools(node.tools);
@@ -76,6 +85,11 @@ export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
     rule.hook = node.timeout
       ? { command: node.hook.command.value, timeoutMs: node.timeout.ms, dialect }
       : { command: node.hook.command.value, dialect };
+    if (node.matcher) {
+      // a matcher makes the rule an agent's hook handler: it runs on the seam's agent event
+      rule.hook.event = SEAM_EVENTS[seam];
+      if (node.matcher.kind === 'string') rule.hook.matcher = node.matcher.value;
+    }
   }
   rule.span = node.span;
   return rule;

@@ -185,7 +185,7 @@ describe('parsePolicy: never throws', () => {
     const pieces = [
       'policy "p"', 'include "i"', 'import claude hooks "h"', 'let', 'x', '=', 'on', 'pre-tool', 'stop', 'test "t"', '{', '}', '[',
       ']', '(', ')', ',', ':', '=>', '==', '!=', 'deny', 'ask', 'allow', 'block', 'context', 'continue', 'halt', 'run', 'limit',
-      'Bash', 'Read', 'mcp__x__*', '*', 'command', 'path', 'url', 'domain', 'when', 'because', 'hook', 'timeout', 'dialect',
+      'Bash', 'Read', 'mcp__x__*', '*', 'command', 'path', 'url', 'domain', 'when', 'because', 'hook', 'timeout', 'dialect', 'matcher',
       'with', 'and', 'or', 'not', 'ran', 'in', 'matches', 'glob', 'startswith', 'endswith', 'contains', 'exists', 'true',
       'false', 'null', '"s"', '"a\\qb"', '"open', '/r/i', '/open', '//', '3', '2.5', '10s', '10sec', 'input.sql', 'a..b', '#c\n',
       '\n', '@', "'",

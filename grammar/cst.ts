@@ -49,6 +49,7 @@ export type RuleCst = Node<{
   hookClause?: HookClauseCst[];
   timeoutClause?: TimeoutClauseCst[];
   dialectClause?: DialectClauseCst[];
+  matcherClause?: MatcherClauseCst[];
   whenClause?: WhenClauseCst[];
   becauseClause?: BecauseClauseCst[];
   limit?: Tok;
@@ -60,6 +61,7 @@ export type SelectorCst = Node<{ kind?: Tok; value?: ValueCst[] }>;
 export type HookClauseCst = Node<{ keyword?: Tok; command?: Tok }>;
 export type TimeoutClauseCst = Node<{ keyword?: Tok; duration?: Tok }>;
 export type DialectClauseCst = Node<{ keyword?: Tok; dialect?: Tok }>;
+export type MatcherClauseCst = Node<{ keyword?: Tok; pattern?: Tok; any?: Tok }>;
 export type WhenClauseCst = Node<{ keyword?: Tok; orExpr?: OrExprCst[] }>;
 export type BecauseClauseCst = Node<{ keyword?: Tok; string?: Tok; ref?: Tok }>;
 

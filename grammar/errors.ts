@@ -321,6 +321,11 @@ function noViableAlt(actual: IToken, previous: IToken | undefined, rule: string,
     }
     case 'becauseClause':
       return { message: `expected a string or the name of a \`let\` after \`because\`, found ${f}`, help: quoteHelp(T.StringLit, actual) };
+    case 'matcherClause':
+      return {
+        message: `expected a string or \`*\` after \`matcher\`, found ${f}`,
+        help: 'write the agent\'s matcher as a string, e.g. `matcher "Edit|Write"`, or `matcher *` for every value',
+      };
     case 'testCase':
       return { message: `expected a regex or a string after \`because\`, found ${f}` };
     default: {

@@ -380,7 +380,7 @@ describe('parse: nested parses', () => {
 
 describe('parse: never throws', () => {
   const pieces = [
-    'policy', 'include', 'import', 'let', 'on', 'test', 'when', 'because', 'hook', 'timeout', 'dialect', 'and', 'or', 'not',
+    'policy', 'include', 'import', 'let', 'on', 'test', 'when', 'because', 'hook', 'timeout', 'dialect', 'matcher', 'and', 'or', 'not',
     'in', 'matches', 'glob', 'exists', 'ran', 'with', 'true', 'null', 'deny', 'allow', 'context', 'limit', 'run', 'command',
     'path', 'url', 'domain', 'pre-tool', 'Bash', 'x.y', '*', '"s"', '"\\q"', '"open', '/re/i', '/open', '//', '3', '1.5',
     '10s', '10sec', '{', '}', '[', ']', '(', ')', ',', '=', '==', '!=', '=>', ':', '#c\n', '\n', '@', '\u0000',

@@ -13,7 +13,7 @@ import * as T from './tokens.js';
 type StrayKind = 'rules' | 'clauses' | 'cases';
 
 /** Keywords that start a clause of a rule. */
-const CLAUSE_KEYWORDS = [T.SelectorWord, T.Hook, T.Timeout, T.Dialect, T.When, T.Because];
+const CLAUSE_KEYWORDS = [T.SelectorWord, T.Hook, T.Timeout, T.Dialect, T.Matcher, T.When, T.Because];
 
 /** Whether a token can start a clause of a rule (keyword clauses, a text, a count). */
 function startsClause(tok: IToken): boolean {
@@ -229,6 +229,7 @@ export class PolicyParser extends CstParser {
             { ALT: () => this.SUBRULE(this.hookClause) },
             { ALT: () => this.SUBRULE(this.timeoutClause) },
             { ALT: () => this.SUBRULE(this.dialectClause) },
+            { ALT: () => this.SUBRULE(this.matcherClause) },
             { ALT: () => this.SUBRULE(this.whenClause) },
             { ALT: () => this.SUBRULE(this.becauseClause) },
             { ALT: () => this.CONSUME(T.NumberLit, { LABEL: 'limit' }) },
@@ -269,6 +270,15 @@ export class PolicyParser extends CstParser {
   dialectClause = this.RULE('dialectClause', () => {
     this.CONSUME(T.Dialect, { LABEL: 'keyword' });
     this.CONSUME(T.Name, { LABEL: 'dialect' });
+  });
+
+  /** `matcher "<pattern>"` (the agent's own matcher syntax), or `matcher *`: every value. */
+  matcherClause = this.RULE('matcherClause', () => {
+    this.CONSUME(T.Matcher, { LABEL: 'keyword' });
+    this.OR([
+      { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'pattern' }) },
+      { ALT: () => this.CONSUME(T.Name, { LABEL: 'any' }) },
+    ]);
   });
 
   whenClause = this.RULE('whenClause', () => {

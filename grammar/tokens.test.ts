@@ -12,8 +12,9 @@ function names(text: string): string[] {
 
 describe('lexer: words', () => {
   it('reads keywords as keywords', () => {
-    expect(names('policy include import let on test when because hook timeout dialect with')).toEqual([
-      'KwPolicy', 'KwInclude', 'KwImport', 'KwLet', 'KwOn', 'KwTest', 'KwWhen', 'KwBecause', 'KwHook', 'KwTimeout', 'KwDialect', 'KwWith',
+    expect(names('policy include import let on test when because hook timeout dialect matcher with')).toEqual([
+      'KwPolicy', 'KwInclude', 'KwImport', 'KwLet', 'KwOn', 'KwTest', 'KwWhen', 'KwBecause', 'KwHook', 'KwTimeout', 'KwDialect', 'KwMatcher',
+      'KwWith',
     ]);
     expect(names('deny ask allow block context continue halt run limit')).toEqual([
       'KwDeny', 'KwAsk', 'KwAllow', 'KwBlock', 'KwContext', 'KwContinue', 'KwHalt', 'KwRun', 'KwLimit',

@@ -214,6 +214,7 @@ export const Because = keyword('because');
 export const Hook = keyword('hook');
 export const Timeout = keyword('timeout');
 export const Dialect = keyword('dialect');
+export const Matcher = keyword('matcher');
 export const With = keyword('with');
 // rule effects
 export const Deny = keyword('deny', [FieldWord, EffectWord]);
