@@ -4,6 +4,7 @@
 import { check, CHECK_HELP } from './check.js';
 import { compile, COMPILE_HELP } from './compile.js';
 import { evalCommand, EVAL_HELP } from './eval.js';
+import { importCommand, IMPORT_HELP } from './import.js';
 import { UsageError, type Io } from './args.js';
 
 const HELP = `dshpolicy: a declarative policy engine for AI coding agents
@@ -14,6 +15,7 @@ commands:
   check <files...>                     report every error and warning in policy files
   compile <file> [-o out.json]         compile a policy to its IR (JSON)
   eval --policy <f>... --fixtures <f>  decide every event of a fixture file
+  import claude|codex <file>           print a hooks configuration as .dshpolicy rules or IR
 
 every command takes --format json; \`dshpolicy <command> --help\` says more`;
 
@@ -21,6 +23,7 @@ const COMMANDS: Record<string, { run: (argv: string[], io: Io) => number | Promi
   check: { run: check, help: CHECK_HELP },
   compile: { run: compile, help: COMPILE_HELP },
   eval: { run: evalCommand, help: EVAL_HELP },
+  import: { run: importCommand, help: IMPORT_HELP },
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {

@@ -1,0 +1,173 @@
+/**
+ * What `dshpolicy import --report` says about a hooks configuration: per event, each group and
+ * handler, whether it became a rule or which diagnostic says why not, and which fields of a hook's
+ * answer offline evaluation honours on that event (OUTPUT_FIELDS, the one place these facts live;
+ * they follow docs/hooks.md).
+ */
+import type { Diagnostic, Rule, Seam } from '../engine/index.js';
+import { EVENT_SEAMS, type Agent, type HooksConfig } from '../bridges/index.js';
+import type { UnprintedRule } from './print-hooks.js';
+
+export interface OutputFields {
+  honoured: string[];
+  /** Fields (or answers) that are not honoured, each with why. */
+  not: string[];
+}
+
+/** The answer fields honoured per agent and event. Events missing here are not evaluated at all. */
+export const OUTPUT_FIELDS: Readonly<Record<Agent, Readonly<Record<string, OutputFields>>>> = {
+  claude: {
+    PreToolUse: {
+      honoured: ['exit 2 + stderr', 'permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason', 'decision (legacy; the stricter stands)', 'reason', 'updatedInput', 'additionalContext'],
+      not: ['continue: false (the call runs, then the turn ends: no decision for that yet)'],
+    },
+    PostToolUse: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'additionalContext'], not: [] },
+    UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext'], not: [] },
+    Stop: { honoured: ['exit 2 + stderr', 'decision: block (continues)', 'reason', 'additionalContext (continues)', 'continue: false (halts)'], not: [] },
+    SessionStart: { honoured: ['plain stdout as context', 'additionalContext'], not: [] },
+  },
+  codex: {
+    PreToolUse: {
+      honoured: ['exit 2 + stderr', 'permissionDecision: deny with a reason', 'permissionDecision: allow with updatedInput', 'decision: block with a reason', 'additionalContext'],
+      not: ['permissionDecision: ask, a plain allow, a deny without a reason, continue/stopReason/suppressOutput, unknown keys: the hook fails, and a failed hook never blocks'],
+    },
+    PostToolUse: {
+      honoured: ['exit 2 + stderr', 'decision: block with a reason', 'continue: false (blocks)', 'additionalContext'],
+      not: ['a decision without a reason, unknown keys: the hook fails'],
+    },
+    UserPromptSubmit: {
+      honoured: ['exit 2 + stderr', 'decision: block with a reason', 'continue: false (blocks)', 'additionalContext'],
+      not: ['a decision without a reason, unknown keys: the hook fails'],
+    },
+    Stop: {
+      honoured: ['exit 2 + stderr (continues)', 'decision: block with a reason (continues)', 'continue: false (halts)'],
+      not: ['text on stdout, a block without a reason, unknown keys: the hook fails'],
+    },
+    SessionStart: {
+      honoured: ['additionalContext'],
+      not: ['continue: false (ends the session before the first request: no decision for that yet)', 'exit 2 (means nothing here: the hook fails)', 'unknown keys: the hook fails'],
+    },
+  },
+};
+
+export interface HandlerReport {
+  pointer: string;
+  type: string;
+  /** The command, url or type: what names the handler. */
+  what: string;
+  /** `rule`: it became a `run` rule; `not-run`: it did not. */
+  status: 'rule' | 'not-run';
+  /** The id of its rule. */
+  rule?: string;
+  /** Diagnostics about the handler (why it does not run, or what of it is not honoured). */
+  diagnostics: { code: string; severity: string; message: string }[];
+  /** Set when `--to dshpolicy` can only print the rule as a comment. */
+  unprintable?: string;
+}
+
+export interface EventReport {
+  event: string;
+  seam?: Seam;
+  evaluated: boolean;
+  /** Why the event's hooks are not evaluated (a diagnostic code), when they are not. */
+  code?: string;
+  groups: { pointer: string; matcher?: string; handlers: HandlerReport[] }[];
+  output?: OutputFields;
+}
+
+export interface ImportReport {
+  file: string;
+  agent: Agent;
+  disabled: boolean;
+  events: EventReport[];
+}
+
+function brief(d: Diagnostic): { code: string; severity: string; message: string } {
+  return { code: d.code, severity: d.severity, message: d.message };
+}
+
+/** Builds the report of a loaded and compiled hooks configuration. */
+export function buildReport(
+  file: string,
+  config: HooksConfig,
+  rules: readonly Rule[],
+  diagnostics: readonly Diagnostic[],
+  unprinted: readonly UnprintedRule[] = [],
+): ImportReport {
+  const byPointer = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    if (d.pointer === undefined) continue;
+    const list = byPointer.get(d.pointer) ?? [];
+    list.push(d);
+    byPointer.set(d.pointer, list);
+  }
+  const ruleAt = new Map<string, Rule>();
+  for (const r of rules) if (r.hook?.source) ruleAt.set(`${r.hook.source.file}#${r.hook.source.pointer}`, r);
+  const why = new Map(unprinted.map((u) => [u.rule.id, u.why]));
+  const events = new Map<string, EventReport>();
+  for (const group of config.groups) {
+    let ev = events.get(group.event);
+    if (!ev) {
+      const seam = EVENT_SEAMS[group.event];
+      ev = { event: group.event, evaluated: seam !== undefined && !config.disabled, groups: [] };
+      if (seam) {
+        ev.seam = seam;
+        const output = OUTPUT_FIELDS[config.agent][group.event];
+        if (output) ev.output = output;
+      } else {
+        ev.code = 'import/event-not-evaluated';
+      }
+      events.set(group.event, ev);
+    }
+    const g: EventReport['groups'][number] = { pointer: group.source.pointer, handlers: [] };
+    if (group.matcher !== undefined) g.matcher = group.matcher;
+    for (const h of group.hooks) {
+      const rule = ruleAt.get(`${h.source.file}#${h.source.pointer}`);
+      const hr: HandlerReport = {
+        pointer: h.source.pointer,
+        type: h.type,
+        what: h.command ?? h.url ?? h.type,
+        status: rule ? 'rule' : 'not-run',
+        diagnostics: (byPointer.get(h.source.pointer) ?? []).map(brief),
+      };
+      if (rule) {
+        hr.rule = rule.id;
+        const u = why.get(rule.id);
+        if (u !== undefined) hr.unprintable = u;
+      }
+      g.handlers.push(hr);
+    }
+    ev.groups.push(g);
+  }
+  return { file, agent: config.agent, disabled: config.disabled, events: [...events.values()] };
+}
+
+/** The report as text. */
+export function renderReport(r: ImportReport): string {
+  const out = [`${r.file} (${r.agent} hooks)`];
+  if (r.disabled) out.push('all hooks are disabled in this file: none of them runs');
+  if (r.events.length === 0) out.push('no hooks');
+  for (const ev of r.events) {
+    out.push('');
+    if (ev.seam) out.push(`${ev.event} -> on ${ev.seam}${ev.evaluated ? '' : ' (disabled)'}`);
+    else out.push(`${ev.event}: not evaluated [${ev.code}]: the event has no seam`);
+    for (const g of ev.groups) {
+      out.push(`  group ${g.pointer}${g.matcher !== undefined ? ` matcher ${JSON.stringify(g.matcher)}` : ''}`);
+      for (const h of g.handlers) {
+        const what = `${h.type} ${JSON.stringify(h.what)}`;
+        let line: string;
+        if (!ev.evaluated) line = `not run`;
+        else if (h.status === 'rule') line = 'run rule';
+        else line = 'not run';
+        out.push(`    ${h.pointer} ${what}: ${line}`);
+        for (const d of h.diagnostics) out.push(`      ${d.severity}[${d.code}]: ${d.message}`);
+        if (h.unprintable) out.push(`      printed as a comment by \`--to dshpolicy\`: ${h.unprintable}`);
+      }
+    }
+    if (ev.output && ev.evaluated) {
+      out.push(`  answer fields honoured: ${ev.output.honoured.join('; ')}`);
+      if (ev.output.not.length > 0) out.push(`  not honoured: ${ev.output.not.join('; ')}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,163 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SEAMS, validateIR, type Rule } from '../engine/index.js';
+import { compileText } from '../dsl/index.js';
+import { main } from './main.js';
+import { printHooks, quoteString } from './print-hooks.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-import-'));
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await main(argv, { stdout, stderr, stdin: Readable.from(['']) });
+  return { code, out, err };
+}
+
+/** What must survive printing and compiling back: seam, effect and the hook but for its source. */
+function essence(rules: readonly Rule[]): unknown[] {
+  return rules.map((r) => {
+    const { source: _source, ...hook } = r.hook ?? { command: '', dialect: 'claude' };
+    return { seam: r.seam, effect: r.effect, hook };
+  });
+}
+
+/** Imported rules in printed order: by seam, then as configured. */
+function bySeam(rules: readonly Rule[]): Rule[] {
+  return SEAMS.flatMap((s) => rules.filter((r) => r.seam === s));
+}
+
+const settings = file(
+  'settings.json',
+  JSON.stringify({
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'echo "hi" \\\n\tthere', timeout: 30 }, { type: 'http', url: 'https://x.test/h' }] },
+        { matcher: 'Bash', hooks: [{ type: 'command', command: './bg.sh', async: true }, { type: 'command', command: './if.sh', if: 'Bash(git *)' }] },
+      ],
+      Stop: [{ hooks: [{ type: 'command', command: './more.sh' }] }],
+      SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'cat README.md', timeout: 0.5 }] }],
+      Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+    },
+  }),
+);
+
+describe('dshpolicy import', () => {
+  it('prints .dshpolicy text that compiles back to the same rules', async () => {
+    const r = await run(['import', 'claude', settings]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`# ${settings}#/hooks/PreToolUse/0/hooks/0`);
+    expect(r.out).toContain('run hook "echo \\"hi\\" \\\\\\n\\tthere" dialect claude matcher "Edit|Write" timeout 30s');
+    expect(r.out).toContain('run hook "./more.sh" dialect claude matcher *');
+    expect(r.out).toContain('timeout 500ms');
+    expect(r.err).toContain('warning[import/not-run]');
+    expect(r.err).toContain('warning[import/event-not-evaluated]');
+    const back = compileText(r.out);
+    expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const ir = JSON.parse((await run(['import', 'claude', settings, '--to', 'ir'])).out);
+    expect(validateIR(ir).diagnostics).toEqual([]);
+    expect(essence(back.ir!.rules)).toEqual(essence(bySeam(ir.rules)));
+  });
+
+  it('reports per event what is honoured and why the rest is not', async () => {
+    const r = await run(['import', 'claude', settings, '--report']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('PreToolUse -> on pre-tool');
+    expect(r.out).toMatch(/\/hooks\/PreToolUse\/0\/hooks\/1 http "https:\/\/x.test\/h": not run\n {6}warning\[import\/not-run\]/);
+    expect(r.out).toContain('info[import/async]');
+    expect(r.out).toMatch(/if\.sh": run rule\n {6}warning\[import\/if-not-honoured\]/);
+    expect(r.out).toContain('Notification: not evaluated [import/event-not-evaluated]');
+    expect(r.out).toContain('answer fields honoured: exit 2 + stderr');
+    const json = JSON.parse((await run(['import', 'claude', settings, '--report', '--format', 'json'])).out);
+    expect(json.ok).toBe(true);
+    expect(json.report.events.map((e: { event: string }) => e.event)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'Notification']);
+    expect(json.report.events[0].groups[1].handlers[0]).toMatchObject({ status: 'not-run', diagnostics: [{ code: 'import/async' }] });
+  });
+
+  it('prints what it cannot say as a comment, and says so in the report', async () => {
+    const f = file('exec.json', JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node', args: ['x.js'] }] }] } }));
+    const r = await run(['import', 'claude', f]);
+    expect(r.out).toContain('# not expressible yet: the language has no exec form (`args`) yet');
+    expect(compileText(r.out).ir?.rules).toEqual([]);
+    expect((await run(['import', 'claude', f, '--report'])).out).toContain('printed as a comment by `--to dshpolicy`');
+  });
+
+  it('exits 1 on a broken file, still printing what loaded, and 2 on usage errors', async () => {
+    const broken = file('broken.json', '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]},}');
+    const r = await run(['import', 'claude', broken, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.out);
+    expect(json.ok).toBe(false);
+    expect(json.diagnostics.some((d: { severity: string }) => d.severity === 'error')).toBe(true);
+    expect(typeof json.dshpolicy).toBe('string');
+    expect((await run(['import', 'claude', join(dir, 'missing.json')])).code).toBe(1);
+    expect((await run(['import', 'cursor', settings])).code).toBe(2);
+    expect((await run(['import', 'claude'])).code).toBe(2);
+    expect((await run(['import', 'claude', settings, '--to', 'yaml'])).code).toBe(2);
+    expect((await run(['import', 'claude', settings, '--report', '--to', 'ir'])).code).toBe(2);
+    expect((await run(['import', '--help'])).out).toContain('usage: dshpolicy import');
+  });
+});
+
+describe('dshpolicy import: the corpus', () => {
+  for (const agent of ['claude', 'codex'] as const) {
+    const folder = join('/work/shared/corpus', agent);
+    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json') || f.endsWith('.toml')) : [];
+    it.skipIf(files.length === 0).each(files)(`${agent}: %s round-trips`, async (name) => {
+      const path = join(folder, name);
+      const text = await run(['import', agent, path]);
+      const back = compileText(text.out);
+      expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const ir = JSON.parse((await run(['import', agent, path, '--to', 'ir'])).out);
+      expect(validateIR(ir).diagnostics).toEqual([]);
+      const { printed } = printHooks(ir.rules);
+      expect(essence(back.ir!.rules)).toEqual(essence(printed));
+      const report = (await run(['import', agent, path, '--report'])).out;
+      const events = new Set<string>((ir.rules as Rule[]).map((r) => r.hook!.event!));
+      for (const d of JSON.parse((await run(['import', agent, path, '--format', 'json'])).out).diagnostics) {
+        const m = /hooks on `([^`]+)`/.exec(d.message);
+        if (m) events.add(m[1]!);
+      }
+      for (const e of events) expect(report).toContain(e);
+      if (readFileSync(path, 'utf8').includes('"hooks"')) expect(report).not.toBe('');
+    });
+  }
+});
+
+describe('printing hooks', () => {
+  const text = fc.string({ unit: 'grapheme', maxLength: 40 });
+  const tricky = fc.stringMatching(/^[ -~\n\t\r"\\\u00e9\u{1F600}\u2028\u0000]{0,30}$/u);
+  it('gives back the same command and matcher', () => {
+    fc.assert(
+      fc.property(fc.oneof(text, tricky), fc.option(fc.oneof(text, tricky), { nil: undefined }), (command, matcher) => {
+        fc.pre(command.trim() !== '');
+        const rule: Rule = { id: 'x', seam: 'pre-tool', effect: 'run', hook: { command, dialect: 'codex', event: 'PreToolUse' } };
+        if (matcher !== undefined) rule.hook!.matcher = matcher;
+        const printed = printHooks([rule]);
+        expect(printed.unprinted).toEqual([]);
+        const back = compileText(printed.text);
+        expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(back.ir!.rules[0]!.hook).toEqual(rule.hook);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a lone surrogate rather than print a different string', () => {
+    expect(quoteString('a\ud800b')).toBeUndefined();
+    expect(quoteString('\u{1F600}\u0001')).toBe('"\u{1F600}\\u{1}"');
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * `dshpolicy import claude|codex <file> [--to dshpolicy|ir] [--report]`: reads an agent's hooks
+ * configuration as the agent reads it and prints its command hooks as `.dshpolicy` text, as IR, or
+ * a report of what is honoured. Exit 0 when the file loads without errors, 1 otherwise (what did
+ * load is printed all the same).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { diagnostic, IR_VERSION, type Diagnostic, type PolicyIR } from '../engine/index.js';
+import { compileHooks, loadHooksText, type Agent } from '../bridges/index.js';
+import { format, guard, UsageError, type Io } from './args.js';
+import { buildReport, renderReport } from './import-report.js';
+import { printHooks } from './print-hooks.js';
+import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
+
+export const IMPORT_HELP = `usage: dshpolicy import claude|codex <file> [--to dshpolicy|ir] [--report] [--format human|json]
+
+Reads a hooks configuration (Claude Code: settings.json, a plugin's hooks.json or plugin.json;
+Codex: hooks.json or config.toml) as its agent reads it and prints its command hooks:
+  --to dshpolicy   as \`run\` rules of a .dshpolicy file (the default), each under a comment
+                   naming its handler; a hook the language cannot say yet is printed as a comment
+  --to ir          as the IR (JSON) of those rules
+  --report         instead, per event: which handlers became rules, which did not and why, and
+                   which fields of a hook's answer are honoured
+Diagnostics go to stderr; with --format json, stdout is one JSON object
+({"ok", "file", "agent", "diagnostics", and "dshpolicy", "ir" or "report"}).
+Exits 0 when the file loads without errors, 1 otherwise.`;
+
+const AGENTS: readonly Agent[] = ['claude', 'codex'];
+const TARGETS = ['dshpolicy', 'ir'] as const;
+
+export function importCommand(argv: string[], io: Io): number {
+  const { values, positionals } = guard(() =>
+    parseArgs({
+      args: argv,
+      options: { to: { type: 'string' }, report: { type: 'boolean' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  if (values.help) {
+    io.stdout.write(`${IMPORT_HELP}\n`);
+    return 0;
+  }
+  const fmt = format(values.format, ['human', 'json'], 'human');
+  const [agentWord, file, ...extra] = positionals;
+  if (agentWord === undefined) throw new UsageError('name the agent: `claude` or `codex`');
+  if (!(AGENTS as readonly string[]).includes(agentWord)) throw new UsageError(`unknown agent \`${agentWord}\`; use \`claude\` or \`codex\``);
+  const agent = agentWord as Agent;
+  if (file === undefined) throw new UsageError(`name the ${agent} hooks file to import`);
+  if (extra.length > 0) throw new UsageError(`import takes one file, but \`${extra[0]}\` follows \`${file}\``);
+  const to = values.to ?? 'dshpolicy';
+  if (!(TARGETS as readonly string[]).includes(to)) throw new UsageError(`unknown target \`${to}\`; use \`dshpolicy\` or \`ir\``);
+  if (values.report && values.to !== undefined) throw new UsageError('`--report` prints a report instead of the rules; leave out `--to`');
+
+  const diagnostics: Diagnostic[] = [];
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const why = err instanceof Error && 'code' in err ? String((err as NodeJS.ErrnoException).code) : 'unreadable';
+    diagnostics.push(diagnostic('import/unreadable', 'error', `cannot read \`${file}\` (${why})`, { help: 'check the path' }));
+  }
+  const config = text === undefined ? undefined : loadHooksText(agent, text, file);
+  const compiled = config ? compileHooks(config) : { rules: [], diagnostics: [] };
+  if (config) diagnostics.push(...config.diagnostics, ...compiled.diagnostics);
+  const ok = !diagnostics.some((d) => d.severity === 'error');
+
+  const printed = printHooks(compiled.rules, [`${agent} hooks imported from ${file}`]);
+  const ir: PolicyIR = { version: IR_VERSION, sources: config?.files ?? [file], rules: compiled.rules, tests: [] };
+  const report = config ? buildReport(file, config, compiled.rules, diagnostics, printed.unprinted) : undefined;
+
+  if (fmt === 'json') {
+    const out: Record<string, unknown> = { ok, file, agent, diagnostics };
+    if (values.report) out['report'] = report ?? null;
+    else if (to === 'ir') out['ir'] = ir;
+    else out['dshpolicy'] = printed.text;
+    io.stdout.write(`${JSON.stringify(out)}\n`);
+    return ok ? 0 : 1;
+  }
+  const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
+  const sources = new SourceCache();
+  if (text !== undefined) sources.set(file, text);
+  for (const d of diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+  if (diagnostics.length > 0) io.stderr.write(`${ok ? style.yellow('imported') : style.red('failed')}: ${summarize(diagnostics) || 'notes only'}\n`);
+  if (values.report) {
+    if (report) io.stdout.write(renderReport(report));
+  } else if (to === 'ir') {
+    io.stdout.write(`${JSON.stringify(ir, null, 2)}\n`);
+  } else {
+    io.stdout.write(printed.text);
+  }
+  return ok ? 0 : 1;
+}

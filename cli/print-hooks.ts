@@ -1,0 +1,104 @@
+/**
+ * `run` rules imported from an agent's hooks configuration, printed as `.dshpolicy` text: one
+ * `on <seam> { ... }` block per seam, one `run` rule per handler, each under a comment naming the
+ * handler it came from. Compiling the text gives back the same rules (seam, effect and hook, but
+ * for the hook's `source`); a rule the language cannot say yet is printed as a comment instead.
+ */
+import { SEAMS, type Rule, type Seam } from '../engine/index.js';
+import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS } from '../dsl/index.js';
+
+/** A rule printed as a comment only, and why. */
+export interface UnprintedRule {
+  rule: Rule;
+  why: string;
+}
+
+export interface PrintedHooks {
+  text: string;
+  /** The rules printed as `run` rules, in the order printed (by seam, then as given). */
+  printed: Rule[];
+  unprinted: UnprintedRule[];
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A string literal of the language whose value is `value`; undefined when none can say it. */
+export function quoteString(value: string): string | undefined {
+  if (LONE_SURROGATE.test(value)) return undefined;
+  let out = '"';
+  for (const ch of value) {
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (/[\p{Cc}\u2028\u2029\ufeff]/u.test(ch)) out += `\\u{${ch.codePointAt(0)!.toString(16)}}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** A duration literal for a whole number of milliseconds. */
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** The `run` rule that says `rule`, or why it cannot be said yet. */
+export function printRunRule(rule: Rule): { line: string } | { why: string; line?: string } {
+  const h = rule.hook;
+  if (rule.effect !== 'run' || !h) return { why: 'it is not a hook rule' };
+  const command = quoteString(h.command);
+  if (command === undefined) return { why: 'its command holds a lone surrogate, which no string literal can hold' };
+  const parts = ['run', 'hook', command, 'dialect', h.dialect];
+  if (h.matcher !== undefined) {
+    const m = quoteString(h.matcher);
+    if (m === undefined) return { why: 'its matcher holds a lone surrogate, which no string literal can hold' };
+    parts.push('matcher', m);
+  } else {
+    parts.push('matcher', '*');
+  }
+  if (h.timeoutMs !== undefined) parts.push('timeout', duration(h.timeoutMs));
+  const line = parts.join(' ');
+  if (h.event !== undefined && h.event !== SEAM_EVENTS[rule.seam]) return { why: `its event \`${h.event}\` is not the event of the \`${rule.seam}\` seam`, line };
+  if (h.args !== undefined) return { why: 'the language has no exec form (`args`) yet', line };
+  if (h.pluginRoot !== undefined) return { why: 'the language cannot name a plugin root yet', line };
+  if (h.timeoutMs !== undefined && !(Number.isInteger(h.timeoutMs) && h.timeoutMs >= MIN_TIMEOUT_MS && h.timeoutMs <= MAX_TIMEOUT_MS)) {
+    return { why: `its timeout of ${h.timeoutMs}ms is outside what a \`timeout\` clause takes (1ms to 1h)`, line };
+  }
+  if (h.command.trim() === '') return { why: 'its command is empty', line };
+  return { line };
+}
+
+/** A comment's text on one line: line breaks and other controls are shown as spaces. */
+function commentText(s: string): string {
+  return s.replace(/[\p{Cc}\u2028\u2029]/gu, ' ');
+}
+
+/** Prints imported `run` rules as `.dshpolicy` text; `header` lines become comments on top. */
+export function printHooks(rules: readonly Rule[], header: readonly string[] = []): PrintedHooks {
+  const lines = header.map((h) => `# ${commentText(h)}`);
+  const printed: Rule[] = [];
+  const unprinted: UnprintedRule[] = [];
+  for (const seam of SEAMS as readonly Seam[]) {
+    const ofSeam = rules.filter((r) => r.seam === seam);
+    if (ofSeam.length === 0) continue;
+    if (lines.length > 0) lines.push('');
+    lines.push(`on ${seam} {`);
+    ofSeam.forEach((rule, i) => {
+      if (i > 0) lines.push('');
+      const origin = rule.hook?.source ? `${rule.hook.source.file}#${rule.hook.source.pointer}` : rule.id;
+      lines.push(`  # ${commentText(origin)}`);
+      const r = printRunRule(rule);
+      if ('why' in r) {
+        unprinted.push({ rule, why: r.why });
+        lines.push(`  # not expressible yet: ${r.why}`);
+        if (r.line !== undefined) lines.push(`  # ${r.line}`);
+      } else {
+        printed.push(rule);
+        lines.push(`  ${r.line}`);
+      }
+    });
+    lines.push('}');
+  }
+  return { text: `${lines.join('\n')}\n`, printed, unprinted };
+}
