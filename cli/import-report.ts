@@ -9,9 +9,12 @@ import { EVENT_SEAMS, type Agent, type HooksConfig } from '../bridges/index.js';
 import type { UnprintedRule } from './print-hooks.js';
 
 export interface OutputFields {
+  /** What the agent acts on, and dshpolicy too. */
   honoured: string[];
-  /** Fields (or answers) that are not honoured, each with why. */
-  not: string[];
+  /** What the agent acts on and dshpolicy does not (yet), each with why: none, ideally. */
+  gaps: string[];
+  /** Answers the agent itself rejects (the hook fails); dshpolicy rejects them the same way. */
+  rejected: string[];
 }
 
 /** The answer fields honoured per agent and event. Events missing here are not evaluated at all. */
@@ -19,33 +22,39 @@ export const OUTPUT_FIELDS: Readonly<Record<Agent, Readonly<Record<string, Outpu
   claude: {
     PreToolUse: {
       honoured: ['exit 2 + stderr', 'permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason', 'decision (legacy; the stricter stands)', 'reason', 'updatedInput', 'additionalContext'],
-      not: ['continue: false (the call runs, then the turn ends: no decision for that yet)'],
+      gaps: ['continue: false (the call runs, then the turn ends: no decision for that yet)'],
+      rejected: ['an unknown permissionDecision, or a hookSpecificOutput without (or with another) hookEventName: the whole answer is void'],
     },
-    PostToolUse: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'additionalContext'], not: [] },
-    UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext'], not: [] },
-    Stop: { honoured: ['exit 2 + stderr', 'decision: block (continues)', 'reason', 'additionalContext (continues)', 'continue: false (halts)'], not: [] },
-    SessionStart: { honoured: ['plain stdout as context', 'additionalContext'], not: [] },
+    PostToolUse: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'additionalContext'], gaps: [], rejected: [] },
+    UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext'], gaps: [], rejected: [] },
+    Stop: { honoured: ['exit 2 + stderr', 'decision: block (continues)', 'reason', 'additionalContext (continues)', 'continue: false (halts)'], gaps: [], rejected: [] },
+    SessionStart: { honoured: ['plain stdout as context', 'additionalContext'], gaps: [], rejected: [] },
   },
   codex: {
     PreToolUse: {
       honoured: ['exit 2 + stderr', 'permissionDecision: deny with a reason', 'permissionDecision: allow with updatedInput', 'decision: block with a reason', 'additionalContext'],
-      not: ['permissionDecision: ask, a plain allow, a deny without a reason, continue/stopReason/suppressOutput, unknown keys: the hook fails, and a failed hook never blocks'],
+      gaps: [],
+      rejected: ['permissionDecision: ask, a plain allow, a deny without a reason, continue/stopReason/suppressOutput, unknown keys: the hook fails, and a failed hook never blocks'],
     },
     PostToolUse: {
       honoured: ['exit 2 + stderr', 'decision: block with a reason', 'continue: false (blocks)', 'additionalContext'],
-      not: ['a decision without a reason, unknown keys: the hook fails'],
+      gaps: [],
+      rejected: ['a decision without a reason, unknown keys: the hook fails'],
     },
     UserPromptSubmit: {
       honoured: ['exit 2 + stderr', 'decision: block with a reason', 'continue: false (blocks)', 'additionalContext'],
-      not: ['a decision without a reason, unknown keys: the hook fails'],
+      gaps: [],
+      rejected: ['a decision without a reason, unknown keys: the hook fails'],
     },
     Stop: {
       honoured: ['exit 2 + stderr (continues)', 'decision: block with a reason (continues)', 'continue: false (halts)'],
-      not: ['text on stdout, a block without a reason, unknown keys: the hook fails'],
+      gaps: [],
+      rejected: ['text on stdout, a block without a reason, unknown keys: the hook fails'],
     },
     SessionStart: {
       honoured: ['additionalContext'],
-      not: ['continue: false (ends the session before the first request: no decision for that yet)', 'exit 2 (means nothing here: the hook fails)', 'unknown keys: the hook fails'],
+      gaps: ['continue: false (ends the session before the first request: no decision for that yet)'],
+      rejected: ['exit 2 (means nothing here: the hook fails)', 'unknown keys: the hook fails'],
     },
   },
 };
@@ -166,7 +175,8 @@ export function renderReport(r: ImportReport): string {
     }
     if (ev.output && ev.evaluated) {
       out.push(`  answer fields honoured: ${ev.output.honoured.join('; ')}`);
-      if (ev.output.not.length > 0) out.push(`  not honoured: ${ev.output.not.join('; ')}`);
+      out.push(`  honoured by the agent but not by dshpolicy: ${ev.output.gaps.length > 0 ? ev.output.gaps.join('; ') : 'none'}`);
+      if (ev.output.rejected.length > 0) out.push(`  rejected by the agent, and so here: ${ev.output.rejected.join('; ')}`);
     }
   }
   return `${out.join('\n')}\n`;
