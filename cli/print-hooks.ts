@@ -6,6 +6,7 @@
  */
 import { SEAMS, type Rule, type Seam } from '../engine/index.js';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS } from '../dsl/index.js';
+import { encodeString } from '../grammar/index.js';
 
 /** A rule printed as a comment only, and why. */
 export interface UnprintedRule {
@@ -24,18 +25,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** A string literal of the language whose value is `value`; undefined when none can say it. */
 export function quoteString(value: string): string | undefined {
-  if (LONE_SURROGATE.test(value)) return undefined;
-  let out = '"';
-  for (const ch of value) {
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (/[\p{Cc}\u2028\u2029\ufeff]/u.test(ch)) out += `\\u{${ch.codePointAt(0)!.toString(16)}}`;
-    else out += ch;
-  }
-  return `${out}"`;
+  return LONE_SURROGATE.test(value) ? undefined : encodeString(value);
 }
 
 /** A duration literal for a whole number of milliseconds. */

@@ -101,7 +101,9 @@ export function encodeString(value: string): string {
     else if (ch === '\r') out += '\\r';
     else {
       const code = ch.codePointAt(0) as number;
-      const control = code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029;
+      // C0 and C1 controls, line and paragraph separators and the byte-order mark are escaped, so
+      // the text survives editors and reads the same on screen.
+      const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff;
       // lone surrogates have no escape and are written as they are
       out += control ? `\\u{${code.toString(16)}}` : ch;
     }
