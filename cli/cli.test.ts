@@ -1,28 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { validateIR } from '../engine/index.js';
-import { main } from './main.js';
+import { runCli, scratch } from './testkit.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-cli-'));
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
-
-async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, stdin: Readable.from([stdin]) });
-  return { code, out, err };
-}
+const { dir, file } = scratch('dshpolicy-cli-');
+const run = runCli;
 
 const good = file(
   'good.dshpolicy',

@@ -1,31 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SEAMS, validateIR, type Rule } from '../engine/index.js';
 import { compileText } from '../dsl/index.js';
-import { main } from './main.js';
+import { runCli, scratch } from './testkit.js';
 import { printHooks, quoteString } from './print-hooks.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-import-'));
-function file(name: string, text: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, text);
-  return p;
-}
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, stdin: Readable.from(['']) });
-  return { code, out, err };
-}
+const { dir, file } = scratch('dshpolicy-import-');
+const run = runCli;
 
 /** What must survive printing and compiling back: seam, effect and the hook but for its source. */
 function essence(rules: readonly Rule[]): unknown[] {

@@ -1,0 +1,40 @@
+/**
+ * Helpers for the CLI's tests: run the command in-process with captured streams, and write
+ * scratch files.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { main } from './main.js';
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Runs `dshpolicy <argv>` in this process, with `stdin` as its standard input. */
+export async function runCli(argv: string[], stdin = ''): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await main(argv, { stdout, stderr, stdin: Readable.from([stdin]) });
+  return { code, out, err };
+}
+
+/** A fresh scratch directory, and a function writing a named file into it (returning its path). */
+export function scratch(prefix: string): { dir: string; file: (name: string, text: string) => string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    dir,
+    file: (name, text) => {
+      const p = join(dir, name);
+      writeFileSync(p, text);
+      return p;
+    },
+  };
+}
