@@ -9,17 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadHooksText, type Agent } from '../bridges/index.js';
-import type { Diagnostic } from '../engine/index.js';
+import { expectDiagnostics, type WantedDiagnostic } from './diagnostics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const corpusDir = join(here, '..', '..', 'shared', 'corpus');
-
-interface WantDiag {
-  code: string;
-  at?: string;
-  pointer?: string;
-  message?: string;
-}
 
 interface BridgeCase {
   note: string;
@@ -29,8 +22,8 @@ interface BridgeCase {
   corpus?: string;
   want_events?: Record<string, number>;
   want_groups?: Record<string, unknown>[];
-  want_errors?: WantDiag[];
-  want_warnings?: WantDiag[];
+  want_errors?: WantedDiagnostic[];
+  want_warnings?: WantedDiagnostic[];
   want_disabled?: boolean;
   source: string;
 }
@@ -61,27 +54,6 @@ function loadCases(): BridgeCase[] {
   return out;
 }
 
-function shape(d: Diagnostic, w: WantDiag): Record<string, unknown> {
-  const got: Record<string, unknown> = { code: d.code };
-  if (w.at !== undefined) got['at'] = d.span ? `${d.span.start.line}:${d.span.start.column}` : '(no span)';
-  if (w.pointer !== undefined) got['pointer'] = d.pointer;
-  if (w.message !== undefined) got['message'] = d.message.includes(w.message) ? w.message : d.message;
-  return got;
-}
-
-function expectDiags(got: Diagnostic[], want: WantDiag[], what: string): void {
-  const remaining = [...got];
-  const missing: WantDiag[] = [];
-  for (const w of want) {
-    const wanted = JSON.stringify({ code: w.code, ...(w.at !== undefined ? { at: w.at } : {}), ...(w.pointer !== undefined ? { pointer: w.pointer } : {}), ...(w.message !== undefined ? { message: w.message } : {}) });
-    const i = remaining.findIndex((d) => JSON.stringify(shape(d, w)) === wanted);
-    if (i >= 0) remaining.splice(i, 1);
-    else missing.push(w);
-  }
-  const unexpected = remaining.map((d) => ({ code: d.code, at: d.span ? `${d.span.start.line}:${d.span.start.column}` : undefined, pointer: d.pointer, message: d.message }));
-  expect({ missing, unexpected }, `${what} differ`).toEqual({ missing: [], unexpected: [] });
-}
-
 const cases = loadCases();
 
 describe('bridges: loading hooks configurations', () => {
@@ -93,8 +65,8 @@ describe('bridges: loading hooks configurations', () => {
       const config = loadHooksText(c.agent, text, file);
       const errors = config.diagnostics.filter((d) => d.severity === 'error');
       const warnings = config.diagnostics.filter((d) => d.severity === 'warning');
-      expectDiags(errors, c.want_errors ?? [], 'errors');
-      if (c.want_warnings !== undefined) expectDiags(warnings, c.want_warnings, 'warnings');
+      expectDiagnostics(errors, c.want_errors ?? [], 'errors');
+      if (c.want_warnings !== undefined) expectDiagnostics(warnings, c.want_warnings, 'warnings');
       if (c.want_disabled !== undefined) expect(config.disabled).toBe(c.want_disabled);
       if (c.want_events) {
         const counts: Record<string, number> = {};

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileText } from '../dsl/index.js';
-import { compilePolicy, evaluate, normalizeEvent, processHookRunner, validateIR, type Diagnostic } from '../engine/index.js';
-import { loadCases, type SpecCase, type WantDiagnostic } from './load.js';
+import { compilePolicy, evaluate, normalizeEvent, processHookRunner, validateIR } from '../engine/index.js';
+import { expectDiagnostics } from './diagnostics.js';
+import { loadCases, type SpecCase } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cases = loadCases(join(here, 'cases'));
@@ -22,42 +23,6 @@ function compileCase(c: SpecCase) {
   if (text === undefined) throw new Error(`entry \`${first}\` is not among the case's files`);
   if (rest.length > 0) throw new Error('several entries are not supported by this runner');
   return compileText(text, first, others);
-}
-
-function shape(d: Diagnostic, want: WantDiagnostic) {
-  const got: Record<string, unknown> = { code: d.code };
-  if (want.at !== undefined) got['at'] = d.span ? `${d.span.start.line}:${d.span.start.column}` : '(no span)';
-  if (want.file !== undefined) got['file'] = d.span?.file;
-  if (want.message !== undefined) got['message'] = d.message.includes(want.message) ? want.message : d.message;
-  return got;
-}
-
-/** A wanted diagnostic in the shape `shape` reads, so both sides are keyed the same way. */
-function asDiagnostic(w: WantDiagnostic): Diagnostic {
-  const d: Diagnostic = { code: w.code, severity: 'error', message: w.message ?? '' };
-  if (w.at !== undefined) {
-    const [line, column] = w.at.split(':').map(Number);
-    const pos = { line: line!, column: column!, offset: 0 };
-    d.span = { file: w.file ?? '', start: pos, end: pos };
-  } else if (w.file !== undefined) {
-    d.span = { file: w.file, start: { line: 0, column: 0, offset: 0 }, end: { line: 0, column: 0, offset: 0 } };
-  }
-  return d;
-}
-
-function expectDiagnostics(got: Diagnostic[], want: WantDiagnostic[], what: string): void {
-  // Pair each wanted diagnostic with one of the same code, comparing only the fields the case names.
-  const remaining = [...got];
-  const missing: WantDiagnostic[] = [];
-  for (const w of want) {
-    const i = remaining.findIndex((d) => JSON.stringify(shape(d, w)) === JSON.stringify(shape(asDiagnostic(w), w)));
-    if (i >= 0) remaining.splice(i, 1);
-    else missing.push(w);
-  }
-  expect(
-    { missing, unexpected: remaining.map((d) => ({ code: d.code, at: d.span ? `${d.span.start.line}:${d.span.start.column}` : undefined, message: d.message })) },
-    `${what} differ`,
-  ).toEqual({ missing: [], unexpected: [] });
 }
 
 const runner = processHookRunner();
