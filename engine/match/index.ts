@@ -38,3 +38,4 @@ export function checkGlob(glob: string, kind: GlobKind): MatchError | null {
   }
 }
 export * from './agent.js';
+export * from './claude-rule.js';
