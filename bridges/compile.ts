@@ -1,9 +1,19 @@
 /**
- * Hooks configurations -> IR: each handler of a matcher group on an event with a seam becomes a
- * `run` rule that keeps its agent's dialect (matcher syntax, shell, payload, output decoding).
- * Whatever the IR cannot run offline yet is reported, never silently dropped.
+ * Hooks configurations -> IR: each handler of a matcher group becomes a `run` rule that keeps its
+ * agent's dialect (matcher syntax, shell, payload, output decoding): on the event's seam when it
+ * has one, else on the `agent-event` pseudo-seam, where it runs with the agent's semantics for
+ * that event. Whatever the IR cannot run offline is reported, never silently dropped.
  */
-import { diagnostic, type Diagnostic, type HookSpec, type Rule, type Seam } from '../engine/index.js';
+import {
+  AGENT_EVENT_SEAM,
+  agentEventInfo,
+  diagnostic,
+  type Diagnostic,
+  type HookSpec,
+  type Rule,
+  type RuleSeam,
+  type Seam,
+} from '../engine/index.js';
 import type { HookHandler, HooksConfig, MatcherGroup } from './config.js';
 
 /** Agent events that map onto a seam (both agents use these names). */
@@ -18,6 +28,13 @@ export const EVENT_SEAMS: Readonly<Record<string, Seam>> = {
 /** Events whose matcher the agents ignore. */
 const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
 
+/** Whether the group's agent tests its matcher on its event. */
+function usesMatcher(group: MatcherGroup): boolean {
+  if (MATCHERLESS.has(group.event)) return false;
+  if (EVENT_SEAMS[group.event]) return true;
+  return agentEventInfo(group.agent, group.event)?.matchField !== undefined;
+}
+
 export interface CompiledHooks {
   rules: Rule[];
   diagnostics: Diagnostic[];
@@ -29,7 +46,7 @@ function at(h: HookHandler | MatcherGroup): { span?: NonNullable<HookHandler['so
   return out;
 }
 
-function compileHandler(group: MatcherGroup, h: HookHandler, seam: Seam, out: CompiledHooks): void {
+function compileHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out: CompiledHooks): void {
   const where = at(h);
   const label = `\`${group.event}\` hook \`${h.command ?? h.url ?? h.type}\``;
   if (h.type !== 'command') {
@@ -48,8 +65,18 @@ function compileHandler(group: MatcherGroup, h: HookHandler, seam: Seam, out: Co
     );
     return;
   }
+  if (h.shell === 'powershell' && h.args === undefined) {
+    out.diagnostics.push(
+      diagnostic('import/not-run', 'warning', `the ${label} runs with PowerShell, which offline evaluation does not run`, {
+        ...where,
+        help: 'only `sh` and `bash` command hooks run offline; its decisions are missing from `eval`',
+      }),
+    );
+    return;
+  }
   const hook: HookSpec = { command: h.command, dialect: group.agent, event: group.event, source: { file: h.source.file, pointer: h.source.pointer } };
-  if (group.matcher !== undefined && !MATCHERLESS.has(group.event)) hook.matcher = group.matcher;
+  if (group.matcher !== undefined && usesMatcher(group)) hook.matcher = group.matcher;
+  if (h.shell === 'bash' && h.args === undefined && group.agent === 'claude') hook.shell = 'bash';
   if (h.timeoutSec !== undefined) hook.timeoutMs = Math.max(1, Math.round(h.timeoutSec * 1000));
   if (h.args !== undefined) hook.args = h.args;
   if (group.pluginRoot !== undefined) hook.pluginRoot = group.pluginRoot;
@@ -72,7 +99,7 @@ export function compileHooks(config: HooksConfig): CompiledHooks {
   if (config.disabled) return out;
   const unevaluated = new Map<string, MatcherGroup>();
   for (const group of config.groups) {
-    const seam = EVENT_SEAMS[group.event];
+    const seam: RuleSeam | undefined = EVENT_SEAMS[group.event] ?? (agentEventInfo(group.agent, group.event) ? AGENT_EVENT_SEAM : undefined);
     if (!seam) {
       if (!unevaluated.has(group.event)) unevaluated.set(group.event, group);
       continue;
@@ -81,9 +108,9 @@ export function compileHooks(config: HooksConfig): CompiledHooks {
   }
   for (const [event, group] of unevaluated) {
     out.diagnostics.push(
-      diagnostic('import/event-not-evaluated', 'warning', `hooks on \`${event}\` are loaded, but \`${event}\` has no seam and this version does not evaluate it offline`, {
+      diagnostic('import/event-not-evaluated', 'warning', `hooks on \`${event}\` are loaded, but this agent does not run hooks on \`${event}\`, so they never run`, {
         ...at(group),
-        help: `events evaluated offline: ${Object.keys(EVENT_SEAMS).map((e) => `\`${e}\``).join(', ')}`,
+        help: 'check the event name against the agent\'s list of hook events',
       }),
     );
   }

@@ -6,12 +6,12 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import {
   diagnostic,
-  evaluate,
-  normalizeEvent,
+  evaluateAny,
+  normalizeAnyEvent,
   processHookRunner,
-  type Decision,
+  type AnyDecision,
+  type AnyEvent,
   type Diagnostic,
-  type PolicyEvent,
 } from '../engine/index.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io } from './args.js';
@@ -28,15 +28,17 @@ fixture line ({"line", "seam", "decision", "reasons", "context", "rules", "trace
 A line that cannot be read gets an error object; the others still run, and the exit status is 1.
 Policy files may be .dshpolicy sources or compiled IR (.json). Hooks configurations given with
 --claude-hooks and --codex-hooks are imported beside them: their command hooks run as the agent
-runs them, and their answers merge with the policy's rules by each seam's law.`;
+runs them, and their answers merge with the policy's rules by each seam's law. Lines may also be
+agent events without a seam ({"event": "Notification", "agent": "claude", ...fields}, or a raw hook
+payload): the hooks configured on them run with their agent's semantics for the event.`;
 
 /** Longest fixture line read (bytes); longer lines are reported, not parsed. */
 export const MAX_FIXTURE_LINE = 10 * 1024 * 1024;
 
 export interface LineResult {
   line: number;
-  event?: PolicyEvent;
-  decision?: Decision;
+  event?: AnyEvent;
+  decision?: AnyDecision;
   errors?: Diagnostic[];
 }
 
@@ -123,7 +125,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
       if (item.errors) {
         result = { line: item.line, errors: item.errors };
       } else {
-        const norm = normalizeEvent(item.value, '');
+        const norm = normalizeAnyEvent(item.value, '');
         if (!norm.event) {
           result = {
             line: item.line,
@@ -133,7 +135,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
             })),
           };
         } else {
-          const decision = await evaluate(loaded.policy, norm.event, { runner });
+          const decision = await evaluateAny(loaded.policy, norm.event, { runner });
           result = { line: item.line, event: norm.event, decision };
         }
       }
@@ -162,12 +164,14 @@ export function jsonLine(r: LineResult): Record<string, unknown> {
   const out: Record<string, unknown> = {
     line: r.line,
     seam: d.seam,
+    ...(d.seam === 'agent-event' ? { event: d.event, ...(d.agent ? { agent: d.agent } : {}) } : {}),
     decision: d.decision,
     reasons: d.reasons,
     context: d.context,
     rules: d.rules,
   };
   if (d.updatedInput) out['updatedInput'] = d.updatedInput;
+  if (d.seam === 'agent-event' && d.output) out['output'] = d.output;
   out['trace'] = d.trace;
   if (d.diagnostics.length > 0) out['diagnostics'] = d.diagnostics;
   return out;

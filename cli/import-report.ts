@@ -4,7 +4,7 @@
  * answer offline evaluation honours on that event (OUTPUT_FIELDS, the one place these facts live;
  * they follow docs/hooks.md).
  */
-import type { Diagnostic, Rule, Seam } from '../engine/index.js';
+import { agentEventInfo, type AgentEventInfo, type Diagnostic, type Rule, type Seam } from '../engine/index.js';
 import { EVENT_SEAMS, type Agent, type HooksConfig } from '../bridges/index.js';
 import type { UnprintedRule } from './print-hooks.js';
 
@@ -17,18 +17,18 @@ export interface OutputFields {
   rejected: string[];
 }
 
-/** The answer fields honoured per agent and event. Events missing here are not evaluated at all. */
+/** The answer fields honoured per agent and seam event; agent events without a seam: agentEventFields. */
 export const OUTPUT_FIELDS: Readonly<Record<Agent, Readonly<Record<string, OutputFields>>>> = {
   claude: {
     PreToolUse: {
       honoured: ['exit 2 + stderr', 'permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason', 'decision (legacy; the stricter stands)', 'reason', 'updatedInput', 'additionalContext'],
-      gaps: ['continue: false (the call runs, then the turn ends: no decision for that yet)'],
+      gaps: [],
       rejected: ['an unknown permissionDecision, or a hookSpecificOutput without (or with another) hookEventName: the whole answer is void'],
     },
     PostToolUse: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'additionalContext'], gaps: [], rejected: [] },
     UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext'], gaps: [], rejected: [] },
     Stop: { honoured: ['exit 2 + stderr', 'decision: block (continues)', 'reason', 'additionalContext (continues)', 'continue: false (halts)'], gaps: [], rejected: [] },
-    SessionStart: { honoured: ['plain stdout as context', 'additionalContext'], gaps: [], rejected: [] },
+    SessionStart: { honoured: ['plain stdout as context', 'additionalContext', 'continue: false (halts)'], gaps: [], rejected: [] },
   },
   codex: {
     PreToolUse: {
@@ -52,12 +52,50 @@ export const OUTPUT_FIELDS: Readonly<Record<Agent, Readonly<Record<string, Outpu
       rejected: ['text on stdout, a block without a reason, unknown keys: the hook fails'],
     },
     SessionStart: {
-      honoured: ['additionalContext'],
-      gaps: ['continue: false (ends the session before the first request: no decision for that yet)'],
+      honoured: ['additionalContext', 'plain stdout as context', 'continue: false (halts)'],
+      gaps: [],
       rejected: ['exit 2 (means nothing here: the hook fails)', 'unknown keys: the hook fails'],
     },
   },
 };
+
+/** The answer fields of an agent event without a seam, from the engine's table of what its agent honours. */
+export function agentEventFields(info: AgentEventInfo): OutputFields {
+  const honoured: string[] = [];
+  if (info.special === 'worktree-create') honoured.push('the last non-empty stdout line (the path)', 'a failing exit (fails the creation)');
+  if (info.exit2) honoured.push(`exit 2 + stderr (${info.exit2})`);
+  if (info.block) honoured.push(`decision: block${info.dialect === 'codex' ? ' with a reason' : ''} (${info.block})`, 'reason');
+  if (info.halt) honoured.push('continue: false (halts)', 'stopReason');
+  if (info.context) honoured.push(info.block === 'continue' && info.dialect === 'claude' ? 'additionalContext (continues)' : 'additionalContext');
+  if (info.plainContext) honoured.push('plain stdout as context');
+  if (info.systemMessageContext) honoured.push('systemMessage (context, from a slash command)');
+  switch (info.special) {
+    case 'permission-request':
+      honoured.push(info.dialect === 'claude' ? 'decision.behavior allow (with updatedInput) or deny (with message, interrupt halts)' : 'decision.behavior allow or deny (with message)');
+      break;
+    case 'permission-decision':
+      honoured.push('permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason');
+      break;
+    case 'elicitation':
+      honoured.push('action (accept allows; decline and cancel deny)', 'content');
+      break;
+    case 'permission-denied':
+      honoured.push('retry');
+      break;
+    case 'message-display':
+      honoured.push('displayContent');
+      break;
+    default:
+      break;
+  }
+  for (const o of info.outputs ?? []) if (!honoured.includes(o)) honoured.push(o);
+  if (honoured.length === 0) honoured.push('nothing: the agent ignores the answer; the hook still runs');
+  const rejected =
+    info.dialect === 'codex'
+      ? ['unknown keys, a hookSpecificOutput the event does not take, exit 2 without a reason, or (where it means nothing) exit 2: the hook fails, and a failed hook never decides']
+      : ['a hookSpecificOutput without (or with another) hookEventName: the whole answer is void'];
+  return { honoured, gaps: [], rejected };
+}
 
 export interface HandlerReport {
   pointer: string;
@@ -77,6 +115,8 @@ export interface HandlerReport {
 export interface EventReport {
   event: string;
   seam?: Seam;
+  /** An agent event without a seam: its hooks run with the agent's semantics for it. */
+  agentEvent?: boolean;
   evaluated: boolean;
   /** Why the event's hooks are not evaluated (a diagnostic code), when they are not. */
   code?: string;
@@ -118,11 +158,15 @@ export function buildReport(
     let ev = events.get(group.event);
     if (!ev) {
       const seam = EVENT_SEAMS[group.event];
-      ev = { event: group.event, evaluated: seam !== undefined && !config.disabled, groups: [] };
+      const info = seam ? undefined : agentEventInfo(config.agent, group.event);
+      ev = { event: group.event, evaluated: (seam !== undefined || info !== undefined) && !config.disabled, groups: [] };
       if (seam) {
         ev.seam = seam;
         const output = OUTPUT_FIELDS[config.agent][group.event];
         if (output) ev.output = output;
+      } else if (info) {
+        ev.agentEvent = true;
+        ev.output = agentEventFields(info);
       } else {
         ev.code = 'import/event-not-evaluated';
       }
@@ -159,7 +203,8 @@ export function renderReport(r: ImportReport): string {
   for (const ev of r.events) {
     out.push('');
     if (ev.seam) out.push(`${ev.event} -> on ${ev.seam}${ev.evaluated ? '' : ' (disabled)'}`);
-    else out.push(`${ev.event}: not evaluated [${ev.code}]: the event has no seam`);
+    else if (ev.agentEvent) out.push(`${ev.event} -> on ${ev.event} (an agent event without a seam: its hooks run with ${r.agent === 'claude' ? 'Claude Code' : 'Codex'}'s semantics)${ev.evaluated ? '' : ' (disabled)'}`);
+    else out.push(`${ev.event}: not evaluated [${ev.code}]: the agent does not run hooks on it`);
     for (const g of ev.groups) {
       out.push(`  group ${g.pointer}${g.matcher !== undefined ? ` matcher ${JSON.stringify(g.matcher)}` : ''}`);
       for (const h of g.handlers) {

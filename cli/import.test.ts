@@ -18,9 +18,13 @@ function essence(rules: readonly Rule[]): unknown[] {
   });
 }
 
-/** Imported rules in printed order: by seam, then as configured. */
+/** Imported rules in printed order: by seam, then agent events in order of appearance, each as configured. */
 function bySeam(rules: readonly Rule[]): Rule[] {
-  return SEAMS.flatMap((s) => rules.filter((r) => r.seam === s));
+  const events = [...new Set(rules.filter((r) => r.seam === 'agent-event').map((r) => r.hook?.event))];
+  return [
+    ...SEAMS.flatMap((s) => rules.filter((r) => r.seam === s)),
+    ...events.flatMap((e) => rules.filter((r) => r.seam === 'agent-event' && r.hook?.event === e)),
+  ];
 }
 
 const settings = file(
@@ -47,7 +51,6 @@ describe('dshpolicy import', () => {
     expect(r.out).toContain('run hook "./more.sh" dialect claude matcher *');
     expect(r.out).toContain('timeout 500ms');
     expect(r.err).toContain('warning[import/not-run]');
-    expect(r.err).toContain('warning[import/event-not-evaluated]');
     const back = compileText(r.out);
     expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const ir = JSON.parse((await run(['import', 'claude', settings, '--to', 'ir'])).out);
@@ -62,7 +65,9 @@ describe('dshpolicy import', () => {
     expect(r.out).toMatch(/\/hooks\/PreToolUse\/0\/hooks\/1 http "https:\/\/x.test\/h": not run\n {6}warning\[import\/not-run\]/);
     expect(r.out).toContain('info[import/async]');
     expect(r.out).toMatch(/if\.sh": run rule\n {6}warning\[import\/if-not-honoured\]/);
-    expect(r.out).toContain('Notification: not evaluated [import/event-not-evaluated]');
+    expect(r.out).toContain('Notification -> on Notification (an agent event without a seam');
+    expect(r.out).toContain('answer fields honoured: nothing: the agent ignores the answer');
+    expect(r.out).not.toMatch(/honoured by the agent but not by dshpolicy: (?!none)/);
     expect(r.out).toContain('answer fields honoured: exit 2 + stderr');
     const json = JSON.parse((await run(['import', 'claude', settings, '--report', '--format', 'json'])).out);
     expect(json.ok).toBe(true);

@@ -1,10 +1,11 @@
 /**
  * `run` rules imported from an agent's hooks configuration, printed as `.dshpolicy` text: one
- * `on <seam> { ... }` block per seam, one `run` rule per handler, each under a comment naming the
+ * `on <seam> { ... }` block per seam, then one `on <AgentEvent> { ... }` block per agent event
+ * without a seam, one `run` rule per handler, each under a comment naming the
  * handler it came from. Compiling the text gives back the same rules (seam, effect and hook, but
  * for the hook's `source`); a rule the language cannot say yet is printed as a comment instead.
  */
-import { SEAMS, type Rule, type Seam } from '../engine/index.js';
+import { AGENT_EVENT_SEAM, SEAMS, type Rule, type Seam } from '../engine/index.js';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS } from '../dsl/index.js';
 import { encodeString } from '../grammar/index.js';
 
@@ -49,9 +50,11 @@ export function printRunRule(rule: Rule): { line: string } | { why: string; line
   }
   if (h.timeoutMs !== undefined) parts.push('timeout', duration(h.timeoutMs));
   const line = parts.join(' ');
-  if (h.event !== undefined && h.event !== SEAM_EVENTS[rule.seam]) return { why: `its event \`${h.event}\` is not the event of the \`${rule.seam}\` seam`, line };
+  if (rule.seam !== AGENT_EVENT_SEAM && h.event !== undefined && h.event !== SEAM_EVENTS[rule.seam]) return { why: `its event \`${h.event}\` is not the event of the \`${rule.seam}\` seam`, line };
   if (h.args !== undefined) return { why: 'the language has no exec form (`args`) yet', line };
   if (h.pluginRoot !== undefined) return { why: 'the language cannot name a plugin root yet', line };
+  if (h.shell !== undefined) return { why: `the language cannot say \`shell: ${h.shell}\` yet`, line };
+  if (h.if !== undefined) return { why: 'the language cannot say a handler\'s `if` yet', line };
   if (h.timeoutMs !== undefined && !(Number.isInteger(h.timeoutMs) && h.timeoutMs >= MIN_TIMEOUT_MS && h.timeoutMs <= MAX_TIMEOUT_MS)) {
     return { why: `its timeout of ${h.timeoutMs}ms is outside what a \`timeout\` clause takes (1ms to 1h)`, line };
   }
@@ -69,11 +72,19 @@ export function printHooks(rules: readonly Rule[], header: readonly string[] = [
   const lines = header.map((h) => `# ${commentText(h)}`);
   const printed: Rule[] = [];
   const unprinted: UnprintedRule[] = [];
-  for (const seam of SEAMS as readonly Seam[]) {
-    const ofSeam = rules.filter((r) => r.seam === seam);
+  const blocks: { name: string; rules: Rule[] }[] = (SEAMS as readonly Seam[]).map((seam) => ({ name: seam, rules: rules.filter((r) => r.seam === seam) }));
+  const events = new Map<string, Rule[]>();
+  for (const r of rules) {
+    if (r.seam !== AGENT_EVENT_SEAM || r.hook?.event === undefined) continue;
+    let list = events.get(r.hook.event);
+    if (!list) events.set(r.hook.event, (list = []));
+    list.push(r);
+  }
+  for (const [name, list] of events) blocks.push({ name, rules: list });
+  for (const { name, rules: ofSeam } of blocks) {
     if (ofSeam.length === 0) continue;
     if (lines.length > 0) lines.push('');
-    lines.push(`on ${seam} {`);
+    lines.push(`on ${name} {`);
     ofSeam.forEach((rule, i) => {
       if (i > 0) lines.push('');
       const origin = rule.hook?.source ? `${rule.hook.source.file}#${rule.hook.source.pointer}` : rule.id;

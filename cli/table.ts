@@ -1,7 +1,7 @@
 /**
  * The readable decision table `eval` prints by default.
  */
-import type { Decision, PolicyEvent } from '../engine/index.js';
+import type { AnyDecision, AnyEvent } from '../engine/index.js';
 import type { LineResult } from './eval.js';
 import type { Style } from './render.js';
 
@@ -14,8 +14,15 @@ function oneLine(s: string, width: number): string {
 }
 
 /** A short description of an event: the tool and its most telling argument. */
-export function describeEvent(e: PolicyEvent): string {
+export function describeEvent(e: AnyEvent): string {
   switch (e.seam) {
+    case 'agent-event': {
+      const f = e.fields;
+      const arg = ['tool_name', 'notification_type', 'trigger', 'agent_type', 'reason', 'source', 'error', 'message', 'name', 'file_path']
+        .map((k) => f[k])
+        .find((v): v is string => typeof v === 'string');
+      return arg !== undefined ? `${e.event} ${arg}` : e.event;
+    }
     case 'pre-tool':
     case 'post-tool': {
       const i = e.input;
@@ -46,7 +53,7 @@ function colorDecision(word: string, style: Style): string {
 }
 
 /** The one-line "why" of a decision: its reason, else what the trace says, else the deciding rule. */
-export function explainShort(d: Decision): string {
+export function explainShort(d: AnyDecision): string {
   if (d.reasons[0] !== undefined) return d.reasons[0];
   const limited = d.trace.find((t) => t.outcome === 'limited');
   if (limited?.note) return limited.note;
@@ -54,6 +61,10 @@ export function explainShort(d: Decision): string {
   if (d.decision === 'none' && partial?.note) return partial.note;
   if (d.context[0] !== undefined) return d.context[0];
   if (d.rules.length > 0) return `${d.decision === 'allow' ? 'allowed by' : 'decided by'} ${d.rules.join(', ')}`;
+  if (d.seam === 'agent-event') {
+    if (d.output) return Object.entries(d.output).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ');
+    return d.trace.length > 0 ? `${d.trace.length} hook${d.trace.length === 1 ? '' : 's'} ran, none decided` : 'no hook runs on it';
+  }
   return d.decision === 'none' || d.decision === 'stop' ? 'no rule applies' : '';
 }
 
@@ -67,7 +78,7 @@ export function renderTable(results: LineResult[], style: Style): string {
     const d = r.decision!;
     const why = explainShort(d);
     const more = d.reasons.length > 1 ? ` (+${d.reasons.length - 1})` : '';
-    rows.push([String(r.line), d.seam, oneLine(describeEvent(r.event!), EVENT_WIDTH), d.decision, oneLine(why, WHY_WIDTH) + more]);
+    rows.push([String(r.line), d.seam === 'agent-event' ? d.event : d.seam, oneLine(describeEvent(r.event!), EVENT_WIDTH), d.decision, oneLine(why, WHY_WIDTH) + more]);
   }
   const header = ['line', 'seam', 'event', 'decision', 'why'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -17,7 +17,9 @@ describe('seams and rule forms', () => {
 
   it('lists the seams when nothing is close', () => {
     const r = onSeam('whenever', [], () => []);
-    expect(r.diagnostics[0]!.help).toBe('seams are `pre-tool`, `prompt`, `post-tool`, `stop`, `session-start`');
+    expect(r.diagnostics[0]!.help).toBe(
+      'seams are `pre-tool`, `prompt`, `post-tool`, `stop`, `session-start`; an agent event without a seam (`Notification`, `PreCompact`, ...) takes `run` rules',
+    );
   });
 
   it('reports a rule form the seam does not take', () => {

@@ -2,7 +2,7 @@
  * Checks of `on <seam> { ... }` blocks: the seam, each rule's form and clauses, its tools and
  * selectors. Conditions are checked in check-when.ts.
  */
-import { SEAM_EFFECTS, SEAMS, TOOL_SEAMS, type Effect, type Seam, type Span } from '../engine/index.js';
+import { SEAM_EFFECTS, SEAMS, TOOL_SEAMS, SEAM_OF_AGENT_EVENT, agentEventInfo, dialectsOfAgentEvent, type Effect, type HookDialect, type Seam, type Span } from '../engine/index.js';
 import type { OnBlock, Ref, RuleNode, StringLit } from './ast.js';
 import { error, joinSpans, resolve, warning, type CheckContext } from './check-context.js';
 import { checkSelectors, checkTools } from './check-selectors.js';
@@ -24,22 +24,78 @@ export function asSeam(word: string): Seam | undefined {
 
 export function unknownSeam(ctx: CheckContext, word: { name: string; span: Span }): void {
   const candidates = SEAMS;
+  const seamOfEvent = SEAM_OF_AGENT_EVENT[word.name];
   error(
     ctx,
     'check/unknown-seam',
     `\`${word.name}\` is not a seam`,
     word.span,
-    didYouMean(word.name, candidates) ?? `seams are ${codeList(candidates)}`,
+    seamOfEvent
+      ? `the agents' \`${word.name}\` event is the \`${seamOfEvent}\` seam`
+      : (didYouMean(word.name, candidates) ?? `seams are ${codeList(candidates)}; an agent event without a seam (\`Notification\`, \`PreCompact\`, ...) takes \`run\` rules`),
   );
 }
 
 export function checkOnBlock(ctx: CheckContext, block: OnBlock): void {
   const seam = asSeam(block.seam.name);
   if (!seam) {
+    if (dialectsOfAgentEvent(block.seam.name).length > 0) {
+      for (const rule of block.rules) checkAgentEventRule(ctx, block.seam.name, rule);
+      return;
+    }
     unknownSeam(ctx, block.seam);
     return;
   }
   for (const rule of block.rules) checkRule(ctx, seam, rule);
+}
+
+/**
+ * Rules of an `on <AgentEvent>` block (an agent event without a seam): only `run` rules, each an
+ * agent's hook handler for the event, in a dialect whose agent has the event.
+ */
+function checkAgentEventRule(ctx: CheckContext, event: string, rule: RuleNode): void {
+  const word = rule.effect.name;
+  if (word !== 'run') {
+    error(
+      ctx,
+      (EFFECTS as readonly string[]).includes(word) ? 'check/effect-not-allowed' : 'check/unknown-effect',
+      `\`${word}\` is not a rule of the agent event \`${event}\``,
+      rule.effect.span,
+      'an agent event without a seam takes only `run` rules: the hooks its agent runs there',
+    );
+    return;
+  }
+  const first = rule.tools[0];
+  const last = rule.tools[rule.tools.length - 1];
+  if (first && last) {
+    error(ctx, 'check/tools-not-allowed', `the agent event \`${event}\` takes no tool list`, joinSpans(first.span, last.span), 'use `matcher "<pattern>"` to select what the hook runs on');
+  }
+  for (const s of rule.selectors) {
+    error(ctx, 'check/selector-not-allowed', `the agent event \`${event}\` takes no \`${s.selector.name}\` selector`, s.span);
+  }
+  if (rule.when) error(ctx, 'check/clause-not-allowed', `a rule of the agent event \`${event}\` takes no \`when\` condition`, rule.when.span, 'use `matcher "<pattern>"` to select what the hook runs on');
+  checkClauses(ctx, 'run', rule);
+  const dialect = rule.dialect?.name ?? 'claude';
+  if (!(HOOK_DIALECTS as readonly string[]).includes(dialect)) return;
+  const info = agentEventInfo(dialect as HookDialect, event);
+  if (!info) {
+    const other = dialectsOfAgentEvent(event)[0];
+    error(
+      ctx,
+      'check/event-not-in-dialect',
+      `${dialect === 'claude' ? 'Claude Code' : 'Codex'} has no \`${event}\` event`,
+      rule.dialect?.span ?? rule.effect.span,
+      other ? `write \`dialect ${other}\`` : undefined,
+    );
+    return;
+  }
+  const m = rule.matcher;
+  if (m && !rule.hook) error(ctx, 'check/clause-not-allowed', '`matcher` only goes with a `hook`', m.span);
+  else if (m?.kind === 'ident' && m.name !== '*') {
+    error(ctx, 'check/bad-matcher', `\`${m.name}\` is not a matcher`, m.span, 'write the matcher as a string, or `matcher *` for every value');
+  } else if (m?.kind === 'string' && info.matchField === undefined) {
+    error(ctx, 'check/clause-not-allowed', `\`${event}\` has nothing to match, so no \`matcher\` pattern`, m.span, 'write `matcher *`, or leave it out: the hook runs on every event');
+  }
 }
 
 function checkRule(ctx: CheckContext, seam: Seam, rule: RuleNode): void {

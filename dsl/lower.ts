@@ -5,7 +5,7 @@
  * `file:line:column` of its rule word. The output depends only on the input: the same files give
  * a deep-equal IR.
  */
-import { IR_VERSION, type HookDialect, type PolicyIR, type Rule, type Seam, type TestCase } from '../engine/index.js';
+import { AGENT_EVENT_SEAM, IR_VERSION, SEAMS, type HookDialect, type PolicyIR, type Rule, type Seam, type TestCase } from '../engine/index.js';
 import type { RuleNode } from './ast.js';
 import { REASON_EFFECTS } from './check-rules.js';
 import { lowerExpr, lowerSelectors, lowerTools } from './lower-expr.js';
@@ -19,8 +19,13 @@ export function lowerProgram(files: readonly ScopedFile[]): PolicyIR {
   for (const file of files) {
     for (const item of file.ast.items) {
       if (item.kind === 'on') {
-        const seam = item.seam.name as Seam;
-        for (const rule of item.rules) rules.push(lowerRule(rule, seam, file.scope));
+        if ((SEAMS as readonly string[]).includes(item.seam.name)) {
+          const seam = item.seam.name as Seam;
+          for (const rule of item.rules) rules.push(lowerRule(rule, seam, file.scope));
+        } else {
+          // An agent event without a seam: its `run` rules are that agent's hook handlers.
+          for (const rule of item.rules) rules.push(lowerAgentEventRule(rule, item.seam.name, file.scope));
+        }
       } else if (item.kind === 'test') {
         tests.push(...lowerTestBlock(item, file.scope, testNames));
       }
@@ -92,5 +97,17 @@ export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
     }
   }
   rule.span = node.span;
+  return rule;
+}
+
+/** A `run` rule of an `on <AgentEvent>` block: a hook handler on the `agent-event` pseudo-seam. */
+export function lowerAgentEventRule(node: RuleNode, event: string, scope: FileScope): Rule {
+  const rule = lowerRule(node, 'stop', scope);
+  rule.seam = AGENT_EVENT_SEAM;
+  if (rule.hook) {
+    rule.hook.event = event;
+    if (node.matcher?.kind === 'string') rule.hook.matcher = node.matcher.value;
+    else delete rule.hook.matcher;
+  }
   return rule;
 }

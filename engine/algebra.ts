@@ -138,8 +138,12 @@ export function decide(v: Verdict, opts: DecideOptions = {}): Decided {
       }
       return { decision: 'continue', reasons: reasonsOf(conts), context, rules: rulesOf(conts) };
     }
-    case 'session-start':
+    case 'session-start': {
+      // Only a hook can halt here (`continue: false`): the session ends before its first request.
+      const halts = of('halt');
+      if (halts.length > 0) return { decision: 'halt', reasons: reasonsOf(halts), context, rules: rulesOf(halts) };
       return { decision: 'none', reasons: [], context, rules: rulesOf(of('context')) };
+    }
   }
 }
 
@@ -149,5 +153,5 @@ export const DECISION_RANK: Record<Seam, readonly string[]> = {
   prompt: ['allow', 'block'],
   'post-tool': ['accept', 'block'],
   stop: ['stop', 'continue', 'halt'],
-  'session-start': ['none'],
+  'session-start': ['none', 'halt'],
 };

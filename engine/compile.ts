@@ -3,7 +3,8 @@
  * seam and by exact tool name, `when` conditions turned into closures.
  */
 import type { CompareOp, Expr, PolicyIR, Rule, Seam, Selector, Value } from './ir.js';
-import { SEAMS } from './ir.js';
+import { AGENT_EVENT_SEAM, SEAMS } from './ir.js';
+import { agentEventInfo } from './agent-events.js';
 import {
   compileDomainGlob,
   compilePathGlob,
@@ -53,6 +54,8 @@ interface SeamIndex {
 export interface CompiledPolicy {
   ir: PolicyIR;
   seams: Record<Seam, SeamIndex>;
+  /** Imported hooks on agent events without a seam, per event name, in IR order. */
+  agentEvents: Map<string, CompiledRule[]>;
 }
 
 const GLOB_CHARS = /[*?[]/;
@@ -223,16 +226,30 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
     tools: rule.tools && rule.tools.length > 0 ? rule.tools.map(compileToolGlob) : null,
     selectors: (rule.selectors ?? []).map(compileSelector),
     when: rule.when ? compileExpr(rule.when) : null,
-    matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher) : null,
+    matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher, matcherOptions(rule)) : null,
   };
+}
+
+function matcherOptions(rule: Rule): { narrow?: boolean } {
+  const h = rule.hook;
+  if (rule.seam !== AGENT_EVENT_SEAM || !h?.event) return {};
+  return agentEventInfo(h.dialect, h.event)?.narrowMatcher ? { narrow: true } : {};
 }
 
 /** Compiles a validated IR. */
 export function compilePolicy(ir: PolicyIR): CompiledPolicy {
   const seams = {} as Record<Seam, SeamIndex>;
   for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [] };
+  const agentEvents = new Map<string, CompiledRule[]>();
   ir.rules.forEach((rule, i) => {
     const cr = compileRule(rule, i);
+    if (rule.seam === AGENT_EVENT_SEAM) {
+      const name = rule.hook?.event ?? '';
+      let list = agentEvents.get(name);
+      if (!list) agentEvents.set(name, (list = []));
+      list.push(cr);
+      return;
+    }
     const idx = seams[rule.seam];
     idx.all.push(cr);
     const tools = rule.tools ?? [];
@@ -246,7 +263,7 @@ export function compilePolicy(ir: PolicyIR): CompiledPolicy {
       }
     }
   });
-  return { ir, seams };
+  return { ir, seams, agentEvents };
 }
 
 /**

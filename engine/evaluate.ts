@@ -3,7 +3,7 @@
  * the seam's decision, with a trace of every rule that fired.
  */
 import type { Diagnostic } from './diagnostics.js';
-import type { EventOf, PolicyEvent } from './events.js';
+import type { AnyEvent, EventOf, PolicyEvent } from './events.js';
 import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
 import { agentMatcherSelects, candidates, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
@@ -49,6 +49,8 @@ export interface HookOutcome {
   reason?: string;
   context?: string[];
   updatedInput?: Record<string, unknown>;
+  /** An agent event's own answer (`worktreePath`, `action`, `retry`, `watchPaths`, ...). */
+  output?: Record<string, unknown>;
   exitCode: number | null;
   timedOut: boolean;
   /** One line for traces: `exit 2`, `timed out after 10s`, `permissionDecision deny`. */
@@ -56,7 +58,12 @@ export interface HookOutcome {
   diagnostics?: Diagnostic[];
 }
 
-export type HookRunner = (rule: CompiledRule, event: PolicyEvent) => Promise<HookOutcome>;
+export interface HookRunOptions {
+  /** Overrides the hook's own timeout (Claude Code's shared SessionEnd budget). */
+  timeoutMs?: number;
+}
+
+export type HookRunner = (rule: CompiledRule, event: AnyEvent, opts?: HookRunOptions) => Promise<HookOutcome>;
 
 /** The result of the synchronous part of evaluation: hits plus the `run` rules still to run. */
 export interface Matched {
@@ -211,7 +218,7 @@ const HOOK_EFFECTS: Record<Seam, readonly string[]> = {
   prompt: ['block'],
   'post-tool': ['block'],
   stop: ['continue', 'halt'],
-  'session-start': [],
+  'session-start': ['halt'],
 };
 
 /** Evaluates an event, running matched command hooks in parallel. Never throws. */
@@ -229,7 +236,7 @@ export async function evaluate<E extends PolicyEvent>(
     // name it; the first rule with it runs and the others share its outcome.
     const firstOf = new Map<string, number>();
     const sharedWith = m.pending.map((cr, i) => {
-      const key = claudeDedupKey(cr);
+      const key = hookDedupKey(cr);
       if (key === undefined) return i;
       const first = firstOf.get(key);
       if (first === undefined) firstOf.set(key, i);
@@ -301,7 +308,7 @@ export async function evaluate<E extends PolicyEvent>(
 }
 
 /** The key under which Claude Code merges identical handlers of one event (settings files only, not plugins). */
-function claudeDedupKey(cr: CompiledRule): string | undefined {
+export function hookDedupKey(cr: CompiledRule): string | undefined {
   const h = cr.rule.hook;
   if (!h || h.dialect !== 'claude' || h.event === undefined || h.pluginRoot !== undefined) return undefined;
   return JSON.stringify([h.event, h.command, h.args ?? null]);

@@ -2,7 +2,7 @@
  * Canonical events, one per seam. Fixture lines and raw agent payloads are normalised into these
  * (see `normalize.ts`); the evaluator reads nothing else.
  */
-import type { Seam } from './ir.js';
+import type { HookDialect, Seam } from './ir.js';
 
 export interface ToolCall {
   tool: string;
@@ -60,3 +60,21 @@ export interface SessionStartEvent extends EventBase {
 export type PolicyEvent = PreToolEvent | PostToolEvent | PromptEvent | StopEvent | SessionStartEvent;
 
 export type EventOf<S extends Seam> = Extract<PolicyEvent, { seam: S }>;
+
+/**
+ * An agent event without a seam (`Notification`, `PreCompact`, `SubagentStop`, ...): no rule of the
+ * language decides it, but hooks imported from an agent's configuration run on it with that agent's
+ * semantics (see agent-events.ts).
+ */
+export interface AgentEvent extends EventBase {
+  seam: 'agent-event';
+  /** The agent's event name. */
+  event: string;
+  /** The agent that sent it; absent: the hooks of every agent that has the event run. */
+  agent?: HookDialect;
+  /** The event's own payload fields (`message`, `trigger`, `tool_name`, `tool_input`, ...). */
+  fields: Record<string, unknown>;
+}
+
+/** Any event dshpolicy evaluates: a seam's, or an agent event without a seam. */
+export type AnyEvent = PolicyEvent | AgentEvent;

@@ -13,3 +13,5 @@ export { IR_SCHEMA } from './ir-schema.js';
 export { validateIR, type ValidateResult } from './validate.js';
 export * from './hooks/index.js';
 export { runTestCase, runTestCases, type TestResult } from './testcases.js';
+export * from './agent-events.js';
+export * from './evaluate-agent.js';

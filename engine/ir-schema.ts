@@ -132,6 +132,8 @@ export const IR_SCHEMA = {
         event: { type: 'string', minLength: 1 },
         matcher: { type: 'string' },
         args: { type: 'array', items: { type: 'string' } },
+        shell: { const: 'bash' },
+        if: { type: 'string', minLength: 1 },
         pluginRoot: { type: 'string' },
         source: {
           type: 'object',
@@ -147,7 +149,7 @@ export const IR_SCHEMA = {
       additionalProperties: false,
       properties: {
         id: { type: 'string', minLength: 1 },
-        seam: { $ref: '#/definitions/seam' },
+        seam: { anyOf: [{ $ref: '#/definitions/seam' }, { const: 'agent-event' }] },
         effect: { enum: ['deny', 'ask', 'allow', 'block', 'context', 'continue', 'halt', 'run', 'limit'] },
         tools: { ...stringList, minItems: 1 },
         selectors: { type: 'array', items: { $ref: '#/definitions/selector' } },

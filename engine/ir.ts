@@ -10,6 +10,14 @@ export const IR_VERSION = 1 as const;
 export type Seam = 'pre-tool' | 'prompt' | 'post-tool' | 'stop' | 'session-start';
 export const SEAMS: readonly Seam[] = ['pre-tool', 'prompt', 'post-tool', 'stop', 'session-start'];
 
+/**
+ * The pseudo-seam of hooks imported from an agent's configuration on an event the language has no
+ * seam for (`Notification`, `PreCompact`, ...): only `run` rules with `hook.event` live there, and
+ * they run with the agent's semantics for that event (see agent-events.ts).
+ */
+export const AGENT_EVENT_SEAM = 'agent-event' as const;
+export type RuleSeam = Seam | typeof AGENT_EVENT_SEAM;
+
 export type Effect = 'deny' | 'ask' | 'allow' | 'block' | 'context' | 'continue' | 'halt' | 'run' | 'limit';
 
 /** Which rule forms each seam accepts (language.md, "Seams and their decisions"). */
@@ -30,7 +38,7 @@ export const SEAM_DECISIONS = {
   prompt: ['block', 'allow'],
   'post-tool': ['block', 'accept'],
   stop: ['halt', 'continue', 'stop'],
-  'session-start': ['none'],
+  'session-start': ['halt', 'none'],
 } as const satisfies Record<Seam, readonly string[]>;
 
 export type DecisionWord<S extends Seam> = (typeof SEAM_DECISIONS)[S][number];
@@ -114,6 +122,13 @@ export interface HookSpec {
   matcher?: string;
   /** Claude Code's exec form: the program and its arguments, run without a shell. */
   args?: string[];
+  /** Claude Code's `shell: "bash"`: the command runs with bash instead of `sh`. */
+  shell?: 'bash';
+  /**
+   * Claude Code's `if`: one permission rule (`Bash(git push *)`, `Edit(*.ts)`) the tool call must
+   * match for the hook to run; on events without a tool the hook never runs.
+   */
+  if?: string;
   /** The directory `CLAUDE_PLUGIN_ROOT` (or Codex's `PLUGIN_ROOT`) names for plugin hooks. */
   pluginRoot?: string;
   /** Where the handler was configured: a file and a JSON pointer into it. */
@@ -123,7 +138,8 @@ export interface HookSpec {
 export interface Rule {
   /** Stable id: `file:line:col` of the rule's first token for DSL rules; bridges use their own scheme. */
   id: string;
-  seam: Seam;
+  /** A seam, or `agent-event` for an imported hook on an agent event without one (effect `run`). */
+  seam: RuleSeam;
   effect: Effect;
   /** Tool globs (`Bash`, `mcp__github__*`, `*`). Absent: every tool (and the only form off tool seams). */
   tools?: string[];

@@ -3,8 +3,9 @@
  * JSON pointer; nothing here throws.
  */
 import { diagnostic, type Diagnostic } from './diagnostics.js';
-import type { PolicyEvent, ToolCall } from './events.js';
-import { SEAMS, type Seam } from './ir.js';
+import type { AgentEvent, AnyEvent, PolicyEvent, ToolCall } from './events.js';
+import { AGENT_EVENT_SEAM, SEAMS, type Seam } from './ir.js';
+import { agentEventNames, dialectsOfAgentEvent } from './agent-events.js';
 
 export interface NormalizeResult {
   event: PolicyEvent | undefined;
@@ -94,7 +95,7 @@ class Reader {
   }
 }
 
-function copyCommon(r: Reader, e: PolicyEvent, keys: { cwd: string; session: string }): void {
+function copyCommon(r: Reader, e: AnyEvent, keys: { cwd: string; session: string }): void {
   const cwd = r.string(keys.cwd, false);
   if (cwd !== undefined) e.cwd = cwd;
   const session = r.string(keys.session, false);
@@ -219,6 +220,10 @@ function normalizeClaude(obj: Record<string, unknown>, base: string): NormalizeR
   const name = obj['hook_event_name'];
   const seam = typeof name === 'string' ? CLAUDE_EVENT_SEAMS[name] : undefined;
   if (!seam) {
+    if (typeof name === 'string' && dialectsOfAgentEvent(name).length > 0) {
+      r.error('hook_event_name', `the hook event \`${name}\` has no seam, so no rule decides it`, 'only its imported hooks run on it: `dshpolicy eval` with `--claude-hooks` or `--codex-hooks` evaluates it');
+      return { event: undefined, diagnostics: r.diagnostics };
+    }
     r.error(
       'hook_event_name',
       `the hook event \`${String(name)}\` has no seam`,
@@ -272,6 +277,15 @@ function normalizeClaude(obj: Record<string, unknown>, base: string): NormalizeR
  * payload (`{"hook_event_name": ...}`). `pointer` prefixes every diagnostic's JSON pointer.
  */
 export function normalizeEvent(value: unknown, pointer = ''): NormalizeResult {
+  if (isObject(value) && !('hook_event_name' in value) && !('seam' in value) && 'event' in value) {
+    return {
+      event: undefined,
+      diagnostics: [diagnostic('event/invalid', 'error', `the agent event \`${String(value['event'])}\` has no seam, so no rule decides it`, {
+        pointer: `${pointer}/event`,
+        help: 'only imported hooks run on agent events: `dshpolicy eval` with `--claude-hooks` or `--codex-hooks` evaluates them',
+      })],
+    };
+  }
   if (!isObject(value)) {
     return {
       event: undefined,
@@ -289,4 +303,81 @@ export function normalizeEvent(value: unknown, pointer = ''): NormalizeResult {
       }),
     ],
   };
+}
+
+export interface AnyNormalizeResult {
+  event: AnyEvent | undefined;
+  diagnostics: Diagnostic[];
+}
+
+/** Payload keys every agent event carries; the rest are the event's own fields. */
+const AGENT_COMMON_PAYLOAD = new Set([
+  'session_id', 'transcript_path', 'cwd', 'permission_mode', 'hook_event_name', 'prompt_id', 'effort', 'turn_id', 'model',
+]);
+const AGENT_COMMON_NATIVE = ['seam', 'event', 'agent', 'cwd', 'session', 'permission_mode', 'home', 'transcript_path'];
+
+function agentEventName(r: Reader, name: unknown, key: string, agent: 'claude' | 'codex' | undefined): string | undefined {
+  if (typeof name !== 'string') {
+    r.error(key, `\`${key}\` must be a string, found ${typeName(name)}`);
+    return undefined;
+  }
+  const dialects = dialectsOfAgentEvent(name);
+  const seam = CLAUDE_EVENT_SEAMS[name];
+  if (seam !== undefined) {
+    r.error(key, `\`${name}\` is the \`${seam}\` seam`, `write it as \`{"seam": "${seam}", ...}\`, or as the agent's raw payload with \`hook_event_name\``);
+    return undefined;
+  }
+  if (dialects.length === 0) {
+    const known = [...new Set([...agentEventNames('claude'), ...agentEventNames('codex')])];
+    r.error(key, `\`${name}\` is not an agent event without a seam`, `agent events: ${known.map((k) => `\`${k}\``).join(', ')}`);
+    return undefined;
+  }
+  if (agent !== undefined && !dialects.includes(agent)) {
+    r.error(key, `${agent === 'claude' ? 'Claude Code' : 'Codex'} has no \`${name}\` event`);
+    return undefined;
+  }
+  return name;
+}
+
+function readAgent(r: Reader): 'claude' | 'codex' | undefined {
+  const agent = r.obj['agent'];
+  if (agent === undefined) return undefined;
+  if (agent !== 'claude' && agent !== 'codex') {
+    r.error('agent', `\`agent\` must be \`claude\` or \`codex\`, found ${typeof agent === 'string' ? `\`${agent}\`` : typeName(agent)}`);
+    return undefined;
+  }
+  return agent;
+}
+
+/**
+ * Normalises one fixture value into any event: everything `normalizeEvent` reads, plus agent events
+ * without a seam, as a native line (`{"event": "Notification", "agent": "claude", "message": ...}`,
+ * every key but the common ones being the event's own payload fields) or as a raw hook payload
+ * whose `hook_event_name` has no seam. A raw payload with `model` on an event other than
+ * SessionStart is Codex's; otherwise the agent is left open unless the line says `agent`.
+ */
+export function normalizeAnyEvent(value: unknown, pointer = ''): AnyNormalizeResult {
+  if (!isObject(value)) return normalizeEvent(value, pointer);
+  const raw = value['hook_event_name'];
+  const isRawAgentEvent = typeof raw === 'string' && !(raw in CLAUDE_EVENT_SEAMS) && dialectsOfAgentEvent(raw).length > 0;
+  const isNativeAgentEvent = !('hook_event_name' in value) && (value['seam'] === AGENT_EVENT_SEAM || (!('seam' in value) && 'event' in value));
+  if (!isRawAgentEvent && !isNativeAgentEvent) return normalizeEvent(value, pointer);
+  const r = new Reader(value, pointer);
+  let agent = readAgent(r);
+  const fields: Record<string, unknown> = {};
+  let name: string | undefined;
+  if (isRawAgentEvent) {
+    if (agent === undefined && 'model' in value && dialectsOfAgentEvent(raw).includes('codex')) agent = 'codex';
+    name = agentEventName(r, raw, 'hook_event_name', agent);
+    for (const [k, v] of Object.entries(value)) if (!AGENT_COMMON_PAYLOAD.has(k) && k !== 'agent') fields[k] = v;
+  } else {
+    name = agentEventName(r, value['event'], 'event', agent);
+    for (const [k, v] of Object.entries(value)) if (!AGENT_COMMON_NATIVE.includes(k) && !ANNOTATIONS.includes(k)) fields[k] = v;
+  }
+  if (name === undefined || r.diagnostics.length > 0) return { event: undefined, diagnostics: r.diagnostics };
+  const event: AgentEvent = { seam: AGENT_EVENT_SEAM, event: name, fields };
+  if (agent !== undefined) event.agent = agent;
+  copyCommon(r, event, isRawAgentEvent ? { cwd: 'cwd', session: 'session_id' } : { cwd: 'cwd', session: 'session' });
+  if (r.diagnostics.length > 0) return { event: undefined, diagnostics: r.diagnostics };
+  return { event, diagnostics: [] };
 }

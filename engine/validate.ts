@@ -7,7 +7,8 @@ import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { IR_SCHEMA } from './ir-schema.js';
-import { IR_VERSION, SEAM_EFFECTS, TOOL_SEAMS, type PolicyIR } from './ir.js';
+import { AGENT_EVENT_SEAM, IR_VERSION, SEAM_EFFECTS, TOOL_SEAMS, type PolicyIR } from './ir.js';
+import { agentEventInfo } from './agent-events.js';
 import { checkRegex } from './match/index.js';
 
 let validator: ValidateFunction | undefined;
@@ -75,10 +76,14 @@ export function validateIR(value: unknown): ValidateResult {
     const at = `/rules/${i}`;
     if (ids.has(r.id)) diagnostics.push(diagnostic('ir/duplicate-id', 'error', `duplicate rule id \`${r.id}\``, { pointer: `${at}/id` }));
     ids.add(r.id);
-    if (!SEAM_EFFECTS[r.seam].includes(r.effect)) {
+    if (r.seam === AGENT_EVENT_SEAM) {
+      if (r.effect !== 'run' || !r.hook || r.hook.event === undefined || !agentEventInfo(r.hook.dialect, r.hook.event)) {
+        diagnostics.push(diagnostic('ir/agent-event', 'error', '`agent-event` rules are `run` rules whose hook names an event of its dialect without a seam', { pointer: at }));
+      }
+    } else if (!SEAM_EFFECTS[r.seam].includes(r.effect)) {
       diagnostics.push(diagnostic('ir/bad-effect', 'error', `\`${r.effect}\` is not a rule of the \`${r.seam}\` seam`, { pointer: `${at}/effect` }));
     }
-    if ((r.tools || (r.selectors && r.selectors.length > 0)) && !TOOL_SEAMS.includes(r.seam)) {
+    if ((r.tools || (r.selectors && r.selectors.length > 0)) && !(TOOL_SEAMS as readonly string[]).includes(r.seam)) {
       diagnostics.push(diagnostic('ir/no-tools', 'error', `the \`${r.seam}\` seam has no tools to select`, { pointer: at }));
     }
     if ((r.effect === 'limit') !== (r.limit !== undefined)) {

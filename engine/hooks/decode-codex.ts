@@ -29,6 +29,20 @@ function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
+/** Codex's reading of a hook that did not finish normally: a failed hook. Undefined when it exited. */
+export function codexFault(
+  raw: RawHookResult,
+  diagnostics: Diagnostic[],
+  ruleId: string,
+  failed: (summary: string, why: string) => HookOutcome,
+): HookOutcome | undefined {
+  if (raw.truncated) diagnostics.push(diagnostic('hook/output-capped', 'warning', `rule \`${ruleId}\`: the hook printed more than the output cap; the rest was dropped`));
+  if (raw.spawnError !== undefined) return failed('could not start', `could not start: ${raw.spawnError}`);
+  if (raw.timedOut) return failed('timed out', 'timed out');
+  if (raw.exitCode === null) return failed(`killed by ${raw.signal ?? 'a signal'}`, `was killed by \`${raw.signal ?? 'a signal'}\``);
+  return undefined;
+}
+
 export function decodeCodexHookResult(raw: RawHookResult, event: PolicyEvent, ruleId: string, command: string): HookOutcome {
   const diagnostics: Diagnostic[] = [];
   const base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
@@ -36,10 +50,8 @@ export function decodeCodexHookResult(raw: RawHookResult, event: PolicyEvent, ru
     diagnostics.push(diagnostic('hook/failed', 'warning', `rule \`${ruleId}\`: the hook \`${command}\` ${why}; Codex counts it as failed and goes on`));
     return { ...base, summary };
   };
-  if (raw.truncated) diagnostics.push(diagnostic('hook/output-capped', 'warning', `rule \`${ruleId}\`: the hook printed more than the output cap; the rest was dropped`));
-  if (raw.spawnError !== undefined) return failed('could not start', `could not start: ${raw.spawnError}`);
-  if (raw.timedOut) return failed('timed out', 'timed out');
-  if (raw.exitCode === null) return failed(`killed by ${raw.signal ?? 'a signal'}`, `was killed by \`${raw.signal ?? 'a signal'}\``);
+  const fault = codexFault(raw, diagnostics, ruleId, failed);
+  if (fault) return fault;
 
   if (raw.exitCode === 2) {
     const reason = raw.stderr.trim();
@@ -147,6 +159,8 @@ function decodeJson(
       return out;
     }
     case 'session-start':
+      // `continue: false` ends the session before its first request.
+      if (stop) return { ...out, effect: 'halt', reason: stopReason ?? 'stopped by a hook', summary: 'continue: false' };
       return out;
   }
 }

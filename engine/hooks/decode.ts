@@ -41,10 +41,17 @@ function blockingEffect(seam: PolicyEvent['seam']): HookOutcome['effect'] {
   }
 }
 
-export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId: string, command: string): HookOutcome {
-  const diagnostics: Diagnostic[] = [];
-  const base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
-  const warn = (code: string, message: string) => diagnostics.push(diagnostic(code, 'warning', `rule \`${ruleId}\`: ${message}`));
+/**
+ * Claude Code's reading of a hook that did not finish normally (could not start, timed out, was
+ * killed): no decision, and a warning. Also warns when the output was capped. Undefined when the
+ * hook exited.
+ */
+export function decodeFault(
+  raw: RawHookResult,
+  base: { exitCode: number | null; timedOut: boolean; diagnostics: Diagnostic[] },
+  warn: (code: string, message: string) => void,
+  command: string,
+): HookOutcome | undefined {
   if (raw.truncated) warn('hook/output-capped', 'the hook printed more than the output cap; the rest was dropped');
   if (raw.spawnError !== undefined) {
     warn('hook/spawn-failed', `the hook \`${command}\` could not start: ${raw.spawnError}`);
@@ -58,6 +65,15 @@ export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId:
     warn('hook/killed', `the hook \`${command}\` was killed by \`${raw.signal ?? 'a signal'}\``);
     return { ...base, summary: `killed by ${raw.signal ?? 'a signal'}` };
   }
+  return undefined;
+}
+
+export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId: string, command: string): HookOutcome {
+  const diagnostics: Diagnostic[] = [];
+  const base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
+  const warn = (code: string, message: string) => diagnostics.push(diagnostic(code, 'warning', `rule \`${ruleId}\`: ${message}`));
+  const fault = decodeFault(raw, base, warn, command);
+  if (fault) return fault;
   const text = raw.stdout.trim();
   // Claude Code reads JSON stdout whatever the exit code (only exit 0 reads plain text).
   const json = text.startsWith('{') ? parseObject(text) : undefined;
@@ -117,7 +133,9 @@ function decodeJson(
     }
   }
   const reason = typeof json['reason'] === 'string' && json['reason'] !== '' ? json['reason'] : undefined;
-  if (json['continue'] === false && event.seam === 'stop') {
+  // `continue: false` ends the session on Stop and SessionStart; on a tool call Claude Code 2.1.328
+  // in print mode runs the call and goes on (seen running), so it decides nothing there.
+  if (json['continue'] === false && (event.seam === 'stop' || event.seam === 'session-start')) {
     out.effect = 'halt';
     out.reason = typeof json['stopReason'] === 'string' ? json['stopReason'] : 'stopped by a hook';
     out.summary = 'continue: false';

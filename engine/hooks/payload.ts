@@ -4,8 +4,9 @@
  * `model`, `permission_mode` only `default` or `bypassPermissions`, nullable paths and messages).
  * Identifiers a fixture cannot know (prompt, turn and tool-use ids) get fixed stand-ins.
  */
-import type { PolicyEvent } from '../events.js';
+import type { AgentEvent, AnyEvent, PolicyEvent } from '../events.js';
 import type { HookDialect } from '../ir.js';
+import { agentEventInfo } from '../agent-events.js';
 
 const EVENT_NAME: Record<PolicyEvent['seam'], string> = {
   'pre-tool': 'PreToolUse',
@@ -25,8 +26,33 @@ export const OFFLINE = {
   codexModel: 'gpt-5.5',
 } as const;
 
-export function hookEventName(event: PolicyEvent): string {
-  return EVENT_NAME[event.seam];
+export function hookEventName(event: AnyEvent): string {
+  return event.seam === 'agent-event' ? event.event : EVENT_NAME[event.seam];
+}
+
+/** An agent event's payload: the agent's common fields for the event, then the event's own fields. */
+function agentEventPayload(event: AgentEvent, dialect: HookDialect): Record<string, unknown> {
+  const info = agentEventInfo(dialect, event.event);
+  const p: Record<string, unknown> = { session_id: event.session ?? OFFLINE.session };
+  if (dialect === 'claude') {
+    p['transcript_path'] = event.transcript_path ?? '';
+    p['cwd'] = event.cwd ?? process.cwd();
+    if (info?.permissionMode) {
+      p['prompt_id'] = OFFLINE.promptId;
+      p['permission_mode'] = event.permission_mode ?? 'default';
+    }
+    if (info?.toolContext) p['effort'] = { level: OFFLINE.effort };
+    p['hook_event_name'] = event.event;
+  } else {
+    if (info?.turnId) p['turn_id'] = OFFLINE.turnId;
+    p['transcript_path'] = event.transcript_path ?? null;
+    p['cwd'] = event.cwd ?? process.cwd();
+    p['hook_event_name'] = event.event;
+    p['model'] = OFFLINE.codexModel;
+    if (info?.permissionMode) p['permission_mode'] = event.permission_mode === 'bypassPermissions' ? 'bypassPermissions' : 'default';
+  }
+  for (const [k, v] of Object.entries(event.fields)) if (!(k in p)) p[k] = v;
+  return p;
 }
 
 function claudeToolResponse(event: Extract<PolicyEvent, { seam: 'post-tool' }>): unknown {
@@ -108,12 +134,13 @@ function codexPayload(event: PolicyEvent): Record<string, unknown> {
   return p;
 }
 
-export function buildPayload(event: PolicyEvent, dialect: HookDialect): Record<string, unknown> {
+export function buildPayload(event: AnyEvent, dialect: HookDialect): Record<string, unknown> {
+  if (event.seam === 'agent-event') return agentEventPayload(event, dialect);
   return dialect === 'claude' ? claudePayload(event) : codexPayload(event);
 }
 
 /** The exact bytes written to the hook's stdin: compact JSON; Claude Code ends it with a newline. */
-export function payloadText(event: PolicyEvent, dialect: HookDialect): string {
+export function payloadText(event: AnyEvent, dialect: HookDialect): string {
   const json = JSON.stringify(buildPayload(event, dialect));
   return dialect === 'claude' ? `${json}\n` : json;
 }

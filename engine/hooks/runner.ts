@@ -6,15 +6,27 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic } from '../diagnostics.js';
-import type { PolicyEvent } from '../events.js';
+import type { AnyEvent } from '../events.js';
 import type { CompiledRule } from '../compile.js';
-import type { HookOutcome, HookRunner } from '../evaluate.js';
+import type { HookOutcome, HookRunner, HookRunOptions } from '../evaluate.js';
+import { agentEventInfo } from '../agent-events.js';
 import { decodeHookResult, type RawHookResult } from './decode.js';
 import { decodeCodexHookResult } from './decode-codex.js';
+import { decodeClaudeAgentEvent, decodeCodexAgentEvent } from './decode-agent.js';
 import { payloadText } from './payload.js';
 
 /** The agents' default command-hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 600_000;
+/** Claude Code's default for command hooks on UserPromptSubmit. */
+export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
+
+/** The timeout a hook gets when its handler names none, as its agent sets it for the event. */
+export function defaultHookTimeoutMs(dialect: 'claude' | 'codex', event: AnyEvent): number {
+  if (dialect !== 'claude') return DEFAULT_HOOK_TIMEOUT_MS;
+  if (event.seam === 'prompt') return CLAUDE_PROMPT_TIMEOUT_MS;
+  if (event.seam === 'agent-event') return agentEventInfo('claude', event.event)?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  return DEFAULT_HOOK_TIMEOUT_MS;
+}
 /** Bytes kept of each of stdout and stderr. */
 export const HOOK_OUTPUT_CAP = 1024 * 1024;
 
@@ -101,9 +113,9 @@ function fillPlaceholders(word: string, env: NodeJS.ProcessEnv): string {
 
 /** The default runner: Claude Code hooks run with `sh -c`, Codex hooks with `bash -c`. */
 export function processHookRunner(options: RunnerOptions = {}): HookRunner {
-  return async (cr: CompiledRule, event: PolicyEvent): Promise<HookOutcome> => {
+  return async (cr: CompiledRule, event: AnyEvent, runOpts: HookRunOptions = {}): Promise<HookOutcome> => {
     const hook = cr.rule.hook!;
-    const shell = hook.dialect === 'codex' ? '/bin/bash' : '/bin/sh';
+    const shell = hook.dialect === 'codex' || hook.shell === 'bash' ? '/bin/bash' : '/bin/sh';
     // Offline fixtures often name a working directory of another machine; run there when it exists.
     const wanted = event.cwd ?? process.cwd();
     const cwd = existsSync(wanted) ? wanted : process.cwd();
@@ -112,14 +124,24 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
     if (hook.pluginRoot !== undefined) env[hook.dialect === 'claude' ? 'CLAUDE_PLUGIN_ROOT' : 'PLUGIN_ROOT'] = hook.pluginRoot;
     // Hooks shipped beside a policy find their scripts through the policy's own directory.
     if (cr.rule.span) env['DSHPOLICY_POLICY_DIR'] = dirname(resolve(cr.rule.span.file));
-    const limits = { cwd, timeoutMs: hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
+    const limits = { cwd, timeoutMs: runOpts.timeoutMs ?? hook.timeoutMs ?? defaultHookTimeoutMs(hook.dialect, event), env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
     const stdin = payloadText(event, hook.dialect);
     // Claude Code's exec form runs the program directly, with placeholders filled in each word.
     const raw = hook.args
       ? await runProcess(fillPlaceholders(hook.command, env), hook.args.map((a) => fillPlaceholders(a, env)), stdin, limits)
       : await runCommand(hook.command, shell, stdin, limits);
-    const decode = hook.dialect === 'codex' ? decodeCodexHookResult : decodeHookResult;
-    const outcome = decode(raw, event, cr.rule.id, hook.command);
+    let outcome: HookOutcome;
+    if (event.seam === 'agent-event') {
+      const info = agentEventInfo(hook.dialect, event.event);
+      outcome = !info
+        ? { exitCode: raw.exitCode, timedOut: raw.timedOut, summary: 'not an event of this agent' }
+        : hook.dialect === 'codex'
+          ? decodeCodexAgentEvent(raw, event, info, cr.rule.id, hook.command)
+          : decodeClaudeAgentEvent(raw, event, info, cr.rule.id, hook.command);
+    } else {
+      const decode = hook.dialect === 'codex' ? decodeCodexHookResult : decodeHookResult;
+      outcome = decode(raw, event, cr.rule.id, hook.command);
+    }
     if (cwd !== wanted) {
       (outcome.diagnostics ??= []).push(
         diagnostic('hook/cwd-missing', 'info', `the event's cwd \`${wanted}\` does not exist here; the hook ran in \`${cwd}\``),

@@ -1,0 +1,157 @@
+/**
+ * Evaluating an agent event without a seam: the imported hooks configured on the event run (in
+ * parallel, Claude Code's identical commands once), each answer is read with its agent's semantics
+ * for the event, and the answers merge most-restrictive-wins over
+ * `halt > deny > ask > block > continue > allow > none`.
+ */
+import type { Diagnostic } from './diagnostics.js';
+import type { AgentEvent, AnyEvent } from './events.js';
+import type { HookDialect } from './ir.js';
+import { AGENT_EVENT_DECISIONS, agentEventInfo, type AgentEventDecisionWord, type AgentEventInfo } from './agent-events.js';
+import type { CompiledPolicy, CompiledRule } from './compile.js';
+import { codexMatcherInputs } from './match/index.js';
+import { hookDedupKey, evaluate, type Decision, type EvaluateOptions, type HookOutcome, type TraceEntry } from './evaluate.js';
+
+export interface AgentEventDecision {
+  seam: 'agent-event';
+  /** The agent's event name. */
+  event: string;
+  agent?: HookDialect;
+  decision: AgentEventDecisionWord;
+  /** The winning level's reasons in configured order, deduplicated. */
+  reasons: string[];
+  reason?: string;
+  context: string[];
+  /** Ids of the hook rules that decided. */
+  rules: string[];
+  trace: TraceEntry[];
+  /** A PermissionRequest hook's rewrite of the tool input, when it allowed the call with one. */
+  updatedInput?: Record<string, unknown>;
+  /** The event's own answer: `worktreePath`, `action`/`content`, `retry`, `watchPaths`, `displayContent`. */
+  output?: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+}
+
+export type AnyDecision = Decision | AgentEventDecision;
+
+/** Claude Code's SessionEnd hooks share a budget: 1.5 s, raised to the largest settings-file timeout, at most 60 s. */
+const SESSION_END_BUDGET_MS = 1_500;
+const SESSION_END_MAX_MS = 60_000;
+
+function matchValue(info: AgentEventInfo, event: AgentEvent): string | undefined {
+  if (!info.matchField) return undefined;
+  const v = event.fields[info.matchField];
+  if (typeof v !== 'string') return '';
+  // FileChanged's matcher filters by the changed file's base name.
+  return info.name === 'FileChanged' ? (v.split('/').pop() ?? v) : v;
+}
+
+function selects(cr: CompiledRule, info: AgentEventInfo, event: AgentEvent): boolean {
+  const m = cr.matcher;
+  const value = matchValue(info, event);
+  if (!m || value === undefined) return true;
+  if (info.dialect === 'codex' && info.matchField === 'tool_name') return codexMatcherInputs(value).some((v) => m.test(v));
+  return m.test(value);
+}
+
+/** The hook rules that run on an agent event, in IR order. */
+export function agentEventCandidates(policy: CompiledPolicy, event: AgentEvent): { cr: CompiledRule; info: AgentEventInfo }[] {
+  const out: { cr: CompiledRule; info: AgentEventInfo }[] = [];
+  for (const cr of policy.agentEvents.get(event.event) ?? []) {
+    const hook = cr.rule.hook;
+    if (!hook) continue;
+    if (event.agent !== undefined && hook.dialect !== event.agent) continue;
+    const info = agentEventInfo(hook.dialect, event.event);
+    if (!info) continue;
+    if (selects(cr, info, event)) out.push({ cr, info });
+  }
+  return out;
+}
+
+const RANK = new Map<string, number>(AGENT_EVENT_DECISIONS.map((w, i) => [w, i]));
+
+/** Evaluates an agent event without a seam by running its imported hooks. Never throws. */
+export async function evaluateAgentEvent(policy: CompiledPolicy, event: AgentEvent, opts: EvaluateOptions = {}): Promise<AgentEventDecision> {
+  const pending = agentEventCandidates(policy, event);
+  const diagnostics: Diagnostic[] = [];
+  const firstOf = new Map<string, number>();
+  const sharedWith = pending.map(({ cr }, i) => {
+    const key = hookDedupKey(cr);
+    if (key === undefined) return i;
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, i);
+    return first ?? i;
+  });
+  const sessionEndBudget = Math.min(
+    SESSION_END_MAX_MS,
+    Math.max(SESSION_END_BUDGET_MS, ...pending.filter(({ cr }) => cr.rule.hook?.pluginRoot === undefined).map(({ cr }) => cr.rule.hook?.timeoutMs ?? 0)),
+  );
+  const outcomes = await Promise.all(
+    pending.map(async ({ cr, info }, i): Promise<HookOutcome | undefined> => {
+      if (sharedWith[i] !== i) return undefined;
+      if (!opts.runner) return { exitCode: null, timedOut: false, summary: 'not run', diagnostics: [] };
+      const runOpts = info.dialect === 'claude' && info.name === 'SessionEnd' ? { timeoutMs: sessionEndBudget } : {};
+      try {
+        return await opts.runner(cr, event, runOpts);
+      } catch (err) {
+        return { exitCode: null, timedOut: false, summary: 'runner error', reason: String(err) };
+      }
+    }),
+  );
+  if (!opts.runner && pending.length > 0) {
+    diagnostics.push({ code: 'hook/not-run', severity: 'warning', message: `${pending.length} hook(s) on \`${event.event}\` could not run: no hook runner` });
+  }
+
+  const trace: TraceEntry[] = [];
+  const hits: { id: string; effect: string; reason?: string; index: number }[] = [];
+  const context: string[] = [];
+  let updatedInput: Record<string, unknown> | undefined;
+  let output: Record<string, unknown> | undefined;
+  let codexDenied = false;
+  pending.forEach(({ cr, info }, i) => {
+    const shared = sharedWith[i] !== i;
+    const o = outcomes[sharedWith[i]!]!;
+    if (o.diagnostics && !shared) diagnostics.push(...o.diagnostics);
+    const entry: TraceEntry = {
+      rule: cr.rule.id,
+      effect: o.effect ?? 'run',
+      outcome: o.effect ? 'outranked' : 'abstained',
+      hook: { exitCode: o.exitCode, timedOut: o.timedOut, summary: o.summary },
+    };
+    if (o.effect) {
+      // Codex denies a permission request with the first denying hook's message only.
+      const silent = info.dialect === 'codex' && o.effect === 'deny' && codexDenied;
+      if (info.dialect === 'codex' && o.effect === 'deny') codexDenied = true;
+      const hit: { id: string; effect: string; reason?: string; index: number } = { id: cr.rule.id, effect: o.effect, index: i };
+      if (o.reason !== undefined && !silent) {
+        hit.reason = o.reason;
+        entry.reason = o.reason;
+      }
+      if (o.reason !== undefined && silent) entry.note = 'Codex shows only the first denying hook\'s message';
+      hits.push(hit);
+    }
+    context.push(...(o.context ?? []));
+    if (o.updatedInput && o.effect === 'allow') updatedInput = o.updatedInput;
+    if (o.output) output = { ...output, ...o.output };
+    if (shared) entry.note = `the same command as \`${pending[sharedWith[i]!]!.cr.rule.id}\`, which Claude Code runs once`;
+    trace.push(entry);
+  });
+
+  let decision: AgentEventDecisionWord = 'none';
+  for (const h of hits) if ((RANK.get(h.effect) ?? 99) < (RANK.get(decision) ?? 99)) decision = h.effect as AgentEventDecisionWord;
+  const winners = hits.filter((h) => h.effect === decision);
+  const reasons = [...new Set(winners.flatMap((h) => (h.reason !== undefined ? [h.reason] : [])))];
+  const rules = winners.map((h) => h.id);
+  for (const entry of trace) if (entry.outcome === 'outranked' && rules.includes(entry.rule)) entry.outcome = 'decided';
+  const out: AgentEventDecision = { seam: 'agent-event', event: event.event, decision, reasons, context, rules, trace, diagnostics };
+  if (event.agent !== undefined) out.agent = event.agent;
+  if (reasons.length > 0) out.reason = reasons.join('\n\n');
+  if (updatedInput && decision === 'allow') out.updatedInput = updatedInput;
+  if (output) out.output = output;
+  return out;
+}
+
+/** Evaluates any event: a seam's by the policy's rules and hooks, an agent event by its hooks. Never throws. */
+export function evaluateAny(policy: CompiledPolicy, event: AnyEvent, opts: EvaluateOptions = {}): Promise<AnyDecision> {
+  return event.seam === 'agent-event' ? evaluateAgentEvent(policy, event, opts) : evaluate(policy, event, opts);
+}
