@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SEAMS, validateIR, type Rule } from '../engine/index.js';
 import { compileText } from '../dsl/index.js';
 import { runCli, scratch } from './testkit.js';
-import { printHooks, quoteString } from './print-hooks.js';
+import { printHooks, printRunRule, quoteString } from './print-hooks.js';
 
 const { dir, file } = scratch('dshpolicy-import-');
 const run = runCli;
@@ -32,7 +32,7 @@ const settings = file(
   JSON.stringify({
     hooks: {
       PreToolUse: [
-        { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'echo "hi" \\\n\tthere', timeout: 30 }, { type: 'http', url: 'https://x.test/h' }] },
+        { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'echo "hi" \\\n\tthere', timeout: 30 }, { type: 'prompt', prompt: 'is this fine?' }] },
         { matcher: 'Bash', hooks: [{ type: 'command', command: './bg.sh', async: true }, { type: 'command', command: './if.sh', if: 'Bash(git *)' }] },
       ],
       Stop: [{ hooks: [{ type: 'command', command: './more.sh' }] }],
@@ -62,9 +62,10 @@ describe('dshpolicy import', () => {
     const r = await run(['import', 'claude', settings, '--report']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('PreToolUse -> on pre-tool');
-    expect(r.out).toMatch(/\/hooks\/PreToolUse\/0\/hooks\/1 http "https:\/\/x.test\/h": not run\n {6}warning\[import\/not-run\]/);
+    expect(r.out).toMatch(/\/hooks\/PreToolUse\/0\/hooks\/1 prompt "[^"]*": not run\n {6}warning\[import\/not-run\]/);
     expect(r.out).toContain('info[import/async]');
-    expect(r.out).toMatch(/if\.sh": run rule\n {6}warning\[import\/if-not-honoured\]/);
+    expect(r.out).toMatch(/if\.sh": run rule\n/);
+    expect(r.out).not.toContain('if-not-honoured');
     expect(r.out).toContain('Notification -> on Notification (an agent event without a seam');
     expect(r.out).toContain('answer fields honoured: nothing: the agent ignores the answer');
     expect(r.out).not.toMatch(/honoured by the agent but not by dshpolicy: (?!none)/);
@@ -75,10 +76,46 @@ describe('dshpolicy import', () => {
     expect(json.report.events[0].groups[1].handlers[0]).toMatchObject({ status: 'not-run', diagnostics: [{ code: 'import/async' }] });
   });
 
-  it('prints what it cannot say as a comment, and says so in the report', async () => {
-    const f = file('exec.json', JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node', args: ['x.js'] }] }] } }));
+  it('prints the exec form, a shell, a plugin root and an `if` in a `with` clause that compiles back', async () => {
+    const f = file(
+      'exec.json',
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'node', args: ['x.js', '--say "hi"'] }] },
+            { matcher: 'Edit|Write', hooks: [{ type: 'command', command: './fmt.sh', shell: 'bash', if: 'Edit(*.ts)' }] },
+          ],
+          PermissionRequest: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './p.sh', if: 'Bash(git push *)', timeout: 5 }] }],
+        },
+      }),
+    );
     const r = await run(['import', 'claude', f]);
-    expect(r.out).toContain('# not expressible yet: the language has no exec form (`args`) yet');
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('not expressible');
+    expect(r.out).toContain('run hook "node" dialect claude matcher "Bash" with {args: ["x.js", "--say \\"hi\\""]}');
+    expect(r.out).toContain('run hook "./fmt.sh" dialect claude matcher "Edit|Write" with {shell: "bash", if: "Edit(*.ts)"}');
+    expect(r.out).toContain('run hook "./p.sh" dialect claude matcher "Bash" timeout 5s with {if: "Bash(git push *)"}');
+    const back = compileText(r.out);
+    expect(back.diagnostics).toEqual([]);
+    const ir = JSON.parse((await run(['import', 'claude', f, '--to', 'ir'])).out);
+    expect(essence(back.ir!.rules)).toEqual(essence(bySeam(ir.rules)));
+    expect(back.ir!.rules.map((x) => x.hook?.args ?? x.hook?.if)).toEqual([['x.js', '--say "hi"'], 'Edit(*.ts)', 'Bash(git push *)']);
+    expect((await run(['import', 'claude', f, '--report'])).out).not.toContain('printed as a comment');
+  });
+
+  it('prints what it cannot say as a comment, and says so in the report', async () => {
+    const f = file(
+      'unsayable.json',
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node', args: ['\ud800'] }] }],
+          Stop: [{ hooks: [{ type: 'command', command: './long.sh', timeout: 7200 }] }],
+        },
+      }),
+    );
+    const r = await run(['import', 'claude', f]);
+    expect(r.out).toContain('# not expressible yet: one of its `args` holds a lone surrogate, which no string literal can hold\n  # run hook "node" dialect claude matcher "Bash"\n');
+    expect(r.out).toContain('# not expressible yet: its timeout of 7200000ms is outside what a `timeout` clause takes (1ms to 1h)');
     expect(compileText(r.out).ir?.rules).toEqual([]);
     expect((await run(['import', 'claude', f, '--report'])).out).toContain('printed as a comment by `--to dshpolicy`');
   });
@@ -142,6 +179,59 @@ describe('printing hooks', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('gives back the same `args`, `shell`, plugin root and `if`', () => {
+    const rules = fc.constantFrom('Bash', 'Bash(git push *)', 'Edit(src/**)', 'mcp__github__*', 'Read(./.env)', 'Agent(Explore)');
+    fc.assert(
+      fc.property(
+        fc.option(fc.array(fc.oneof(text, tricky), { maxLength: 4 }), { nil: undefined }),
+        fc.boolean(),
+        fc.option(fc.oneof(text, tricky), { nil: undefined }),
+        fc.option(rules, { nil: undefined }),
+        fc.constantFrom('pre-tool', 'post-tool', 'agent-event'),
+        (args, bash, pluginRoot, ifRule, seam) => {
+          const event = seam === 'pre-tool' ? 'PreToolUse' : seam === 'post-tool' ? 'PostToolUse' : 'PermissionDenied';
+          const rule: Rule = { id: 'x', seam, effect: 'run', hook: { command: './h.sh', dialect: 'claude', event } };
+          if (args !== undefined) rule.hook!.args = args;
+          else if (bash) rule.hook!.shell = 'bash';
+          if (pluginRoot !== undefined) rule.hook!.pluginRoot = pluginRoot;
+          if (ifRule !== undefined) rule.hook!.if = ifRule;
+          const printed = printHooks([rule]);
+          expect(printed.unprinted).toEqual([]);
+          const back = compileText(printed.text);
+          expect(back.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+          expect(back.ir!.rules[0]!.hook).toEqual(rule.hook);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('prints the options in the order args, shell, plugin_root, if', () => {
+    const rule: Rule = { id: 'x', seam: 'pre-tool', effect: 'run', hook: { command: 'c', dialect: 'claude', if: 'Bash', pluginRoot: '/p', args: ['a'] } };
+    expect(printRunRule(rule)).toEqual({ line: 'run hook "c" dialect claude matcher * with {args: ["a"], plugin_root: "/p", if: "Bash"}' });
+    rule.hook = { command: 'c', dialect: 'codex', pluginRoot: '/p', shell: undefined };
+    delete rule.hook.shell;
+    expect(printRunRule(rule)).toEqual({ line: 'run hook "c" dialect codex matcher * with {plugin_root: "/p"}' });
+  });
+
+  it('refuses options that would not compile back', () => {
+    const why = (seam: Rule['seam'], hook: Rule['hook']): string | undefined => {
+      const r = printRunRule({ id: 'x', seam, effect: 'run', hook: hook! });
+      return 'why' in r ? r.why : undefined;
+    };
+    expect(why('pre-tool', { command: 'c', dialect: 'codex', args: ['a'] })).toBe('a Codex hook has no exec form (`args`)');
+    expect(why('pre-tool', { command: 'c', dialect: 'codex', shell: 'bash' })).toBe('a Codex hook has no `shell`');
+    expect(why('pre-tool', { command: 'c', dialect: 'codex', if: 'Bash' })).toBe('a Codex hook has no `if`');
+    expect(why('pre-tool', { command: 'c', dialect: 'claude', args: [], shell: 'bash' })).toContain('both `args` and `shell`');
+    expect(why('stop', { command: 'c', dialect: 'claude', if: 'Bash' })).toBe('its `if` is never evaluated on `stop`');
+    expect(why('agent-event', { command: 'c', dialect: 'claude', event: 'Notification', if: 'Bash' })).toBe('its `if` is never evaluated on `Notification`');
+    expect(why('pre-tool', { command: 'c', dialect: 'claude', if: 'Bash(git' })).toBe('its `if` is not one permission rule: unbalanced parentheses: the rule must end with `)`');
+    expect(why('pre-tool', { command: 'c', dialect: 'claude', pluginRoot: 'a\udc00' })).toContain('lone surrogate');
+    expect(why('pre-tool', { command: 'c', dialect: 'claude', if: 'Bash(\ud800)' })).toContain('lone surrogate');
+    expect(why('pre-tool', { command: 'https://x.test/h', dialect: 'codex', http: {} })).toBe('a Codex hook cannot be an http hook');
+    expect(why('pre-tool', { command: 'https://x.test/h', dialect: 'claude', http: { headers: { 'X-\ud800': 'v' } } })).toContain('lone surrogate');
   });
 
   it('refuses a lone surrogate rather than print a different string', () => {

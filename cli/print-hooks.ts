@@ -1,12 +1,13 @@
 /**
  * `run` rules imported from an agent's hooks configuration, printed as `.dshpolicy` text: one
  * `on <seam> { ... }` block per seam, then one `on <AgentEvent> { ... }` block per agent event
- * without a seam, one `run` rule per handler, each under a comment naming the
- * handler it came from. Compiling the text gives back the same rules (seam, effect and hook, but
- * for the hook's `source`); a rule the language cannot say yet is printed as a comment instead.
+ * without a seam, one `run` rule per handler, each under a comment naming the handler it came
+ * from; a handler's `args`, `shell`, plugin root and `if` go in a `with { ... }` clause.
+ * Compiling the text gives back the same rules (seam, effect and hook, but for the hook's
+ * `source`); a rule the language cannot say is printed as a comment instead.
  */
-import { AGENT_EVENT_SEAM, SEAMS, type Rule, type Seam } from '../engine/index.js';
-import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS } from '../dsl/index.js';
+import { AGENT_EVENT_SEAM, SEAMS, parseClaudeRule, type HookSpec, type Rule, type Seam } from '../engine/index.js';
+import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS, evaluatesIf } from '../dsl/index.js';
 import { encodeString } from '../grammar/index.js';
 
 /** A rule printed as a comment only, and why. */
@@ -34,6 +35,54 @@ function duration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
+
+/**
+ * The `with { ... }` clause of a hook's `args`, `shell`, `plugin_root` and `if` (in that order;
+ * empty when it has none), or why the language cannot say them.
+ */
+function withClause(rule: Rule, h: HookSpec): { text: string } | { why: string } {
+  const options: string[] = [];
+  if (h.args !== undefined) {
+    const items = h.args.map(quoteString);
+    if (items.some((a) => a === undefined)) return { why: 'one of its `args` holds a lone surrogate, which no string literal can hold' };
+    if (h.dialect !== 'claude') return { why: 'a Codex hook has no exec form (`args`)' };
+    if (h.shell !== undefined) return { why: 'it has both `args` and `shell`, and a hook with `args` runs without a shell' };
+    options.push(`args: [${items.join(', ')}]`);
+  }
+  if (h.shell !== undefined) {
+    if (h.dialect !== 'claude') return { why: 'a Codex hook has no `shell`' };
+    if (h.shell !== 'bash') return { why: `its shell \`${String(h.shell)}\` is not \`bash\`` };
+    options.push(`shell: ${quoteString(h.shell)!}`);
+  }
+  if (h.pluginRoot !== undefined) {
+    const root = quoteString(h.pluginRoot);
+    if (root === undefined) return { why: 'its plugin root holds a lone surrogate, which no string literal can hold' };
+    options.push(`plugin_root: ${root}`);
+  }
+  if (h.if !== undefined) {
+    const cond = quoteString(h.if);
+    if (cond === undefined) return { why: 'its `if` holds a lone surrogate, which no string literal can hold' };
+    if (h.dialect !== 'claude') return { why: 'a Codex hook has no `if`' };
+    const place = evaluatesIf(rule.seam === AGENT_EVENT_SEAM ? { event: h.event ?? '' } : { seam: rule.seam });
+    if (!place) return { why: `its \`if\` is never evaluated on \`${rule.seam === AGENT_EVENT_SEAM ? (h.event ?? rule.seam) : rule.seam}\`` };
+    const parsed = parseClaudeRule(h.if);
+    if (parsed.error) return { why: `its \`if\` is not one permission rule: ${parsed.error.message}` };
+    options.push(`if: ${cond}`);
+  }
+  if (h.http !== undefined) {
+    if (h.dialect !== 'claude') return { why: 'a Codex hook cannot be an http hook' };
+    if (h.args !== undefined || h.shell !== undefined) return { why: 'an http hook with `args` or `shell`' };
+    options.push('http: true');
+    const headers = Object.entries(h.http.headers ?? {}).map(([k, v]) => [quoteString(k), quoteString(v)] as const);
+    if (headers.some(([k, v]) => k === undefined || v === undefined)) return { why: 'one of its headers holds a lone surrogate, which no string literal can hold' };
+    if (h.http.headers !== undefined) options.push(`headers: {${headers.map(([k, v]) => `${k!}: ${v!}`).join(', ')}}`);
+    const vars = (h.http.allowedEnvVars ?? []).map(quoteString);
+    if (vars.some((v) => v === undefined)) return { why: 'one of its `allowedEnvVars` holds a lone surrogate, which no string literal can hold' };
+    if (h.http.allowedEnvVars !== undefined) options.push(`allowed_env_vars: [${vars.join(', ')}]`);
+  }
+  return { text: options.length > 0 ? `with {${options.join(', ')}}` : '' };
+}
+
 /** The `run` rule that says `rule`, or why it cannot be said yet. */
 export function printRunRule(rule: Rule): { line: string } | { why: string; line?: string } {
   const h = rule.hook;
@@ -49,12 +98,11 @@ export function printRunRule(rule: Rule): { line: string } | { why: string; line
     parts.push('matcher', '*');
   }
   if (h.timeoutMs !== undefined) parts.push('timeout', duration(h.timeoutMs));
+  const options = withClause(rule, h);
+  if ('why' in options) return { why: options.why, line: parts.join(' ') };
+  if (options.text !== '') parts.push(options.text);
   const line = parts.join(' ');
   if (rule.seam !== AGENT_EVENT_SEAM && h.event !== undefined && h.event !== SEAM_EVENTS[rule.seam]) return { why: `its event \`${h.event}\` is not the event of the \`${rule.seam}\` seam`, line };
-  if (h.args !== undefined) return { why: 'the language has no exec form (`args`) yet', line };
-  if (h.pluginRoot !== undefined) return { why: 'the language cannot name a plugin root yet', line };
-  if (h.shell !== undefined) return { why: `the language cannot say \`shell: ${h.shell}\` yet`, line };
-  if (h.if !== undefined) return { why: 'the language cannot say a handler\'s `if` yet', line };
   if (h.timeoutMs !== undefined && !(Number.isInteger(h.timeoutMs) && h.timeoutMs >= MIN_TIMEOUT_MS && h.timeoutMs <= MAX_TIMEOUT_MS)) {
     return { why: `its timeout of ${h.timeoutMs}ms is outside what a \`timeout\` clause takes (1ms to 1h)`, line };
   }

@@ -153,9 +153,18 @@ export interface HookClause extends NodeBase {
 }
 
 /**
+ * `with { args: [...], shell: "bash", plugin_root: "...", if: "..." }`: more properties of a
+ * `run` rule's hook, as an agent's hooks file gives them. The keys and values are checked later.
+ */
+export interface WithClause extends NodeBase {
+  kind: 'with';
+  options: ObjectLit;
+}
+
+/**
  * One rule. The grammar accepts the clauses in any order, each at most once (a repeat is a parse
  * error); the checks decide which clauses each effect allows (e.g. only `context` has `text`,
- * only `limit` has `limit`, only `run` has `hook`).
+ * only `limit` has `limit`, only `run` has `hook`, and `with` goes with a `hook`).
  */
 export interface RuleNode extends NodeBase {
   kind: 'rule';
@@ -173,6 +182,8 @@ export interface RuleNode extends NodeBase {
    * `*` (every value). Either makes the rule say what a handler in an agent's hooks file says.
    */
   matcher?: StringLit | Ident;
+  /** `with { ... }`: the hook's `args`, `shell`, `plugin_root` and `if`. */
+  with?: WithClause;
   when?: ExprNode;
   because?: StringLit | Ref;
   /** The count of `limit N`. */

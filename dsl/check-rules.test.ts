@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Item, RuleNode } from './ast.js';
+import type { Item, ObjectLit, RuleNode } from './ast.js';
 import { codesAt, compileFake, type AstBuilder } from './compile-testkit.js';
 
 /** `on <seam> {` on line 1, the rules from line 2 (each indented by two spaces). */
@@ -290,5 +290,157 @@ describe('selector values through names', () => {
     ]);
     expect(codesAt(r)).toEqual(['check/bad-selector-value@3:18']);
     expect(r.diagnostics[0]!.message).toBe('`path` takes strings or lists of strings, but `dirs` holds a number');
+  });
+});
+
+describe('`with` options of a hook', () => {
+  /** Gives `rule` the `with` clause whose keyword is the `n`th `with` of the text. */
+  function withOptions(b: AstBuilder, rule: RuleNode, options: ObjectLit, n = 0): RuleNode {
+    const at = b.findWord('with', n);
+    rule.with = { kind: 'with', options, span: b.span(at, options.span.end.offset) };
+    rule.span = b.cover([rule, rule.with]);
+    return rule;
+  }
+
+  it('accepts each option, written out or through a name, where Claude Code takes it', () => {
+    const text = [
+      'let a = ["--x"]',
+      'let r = "Bash(git *)"',
+      'on pre-tool {',
+      '  run hook "node" with {args: a, plugin_root: "/p", if: r}',
+      '}',
+      'on post-tool {',
+      '  run hook "fmt" with {shell: "bash", if: "Edit(*.ts)"}',
+      '}',
+      'on PermissionDenied {',
+      '  run hook "d" with {if: "Bash"}',
+      '}',
+      '',
+    ].join('\n');
+    const r = compileFake(text, (b) => [
+      b.let('a', b.list([b.str('"--x"')])),
+      b.let('r', b.str('"Bash(git *)"')),
+      b.on(b.ident('pre-tool'), [
+        withOptions(b, b.rule(b.ident('run'), { hook: b.hook(b.str('"node"')) }), b.obj({ args: b.ref('a', 1), plugin_root: b.str('"/p"'), if: b.ref('r', 1) }, 1)),
+      ]),
+      b.on(b.ident('post-tool'), [
+        withOptions(b, b.rule(b.ident('run', 1), { hook: b.hook(b.str('"fmt"')) }), b.obj({ shell: b.str('"bash"'), if: b.str('"Edit(*.ts)"') }, 3), 1),
+      ]),
+      b.on(b.ident('PermissionDenied'), [withOptions(b, b.rule(b.ident('run', 2), { hook: b.hook(b.str('"d"')) }), b.obj({ if: b.str('"Bash"') }, 5), 2)]),
+    ]);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir?.rules.map((x) => x.hook)).toEqual([
+      { command: 'node', dialect: 'claude', args: ['--x'], pluginRoot: '/p', if: 'Bash(git *)' },
+      { command: 'fmt', dialect: 'claude', shell: 'bash', if: 'Edit(*.ts)' },
+      { command: 'd', dialect: 'claude', event: 'PermissionDenied', if: 'Bash' },
+    ]);
+  });
+
+  it('takes `with` only with a hook', () => {
+    const r = onSeam('pre-tool', ['deny Bash with {shell: "bash"}'], (b) => [
+      withOptions(b, b.rule(b.ident('deny'), { tools: [b.tool('Bash')] }), b.obj({ shell: b.str('"bash"') }, 1)),
+    ]);
+    expect(codesAt(r)).toEqual(['check/clause-not-allowed@2:13']);
+    expect(r.diagnostics[0]!.message).toBe('`with` only goes with a `hook`');
+    expect(r.diagnostics[0]!.span?.end.column).toBe(33);
+  });
+
+  it('reports an unknown option at its key, with a suggestion or the list', () => {
+    const r = onSeam('pre-tool', ['run hook "x" with {pluginRoot: "/p", arg: [], env: 1}'], (b) => [
+      withOptions(b, b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')) }), b.obj({ pluginRoot: b.str('"/p"'), arg: b.list([]), env: b.num('1') }, 1)),
+    ]);
+    expect(codesAt(r)).toEqual(['check/unknown-hook-option@2:22', 'check/unknown-hook-option@2:40', 'check/unknown-hook-option@2:49']);
+    expect(r.diagnostics.map((d) => [d.message, d.help])).toEqual([
+      ['`pluginRoot` is not a hook option', 'did you mean `plugin_root`?'],
+      ['`arg` is not a hook option', 'did you mean `args`?'],
+      ['`env` is not a hook option', "a hook's options are `args`, `shell`, `plugin_root`, `if`, `http`, `headers` or `allowed_env_vars`"],
+    ]);
+    expect(r.diagnostics[0]!.span?.end.column).toBe(32);
+  });
+
+  it('reports a value of the wrong type where it is written', () => {
+    const text = 'let n = ["a", 2]\non pre-tool {\n  run hook "x" with {args: ["a", 1, true], plugin_root: [], if: n}\n  run hook "y" with {args: "a b"}\n  run hook "z" with {args: n, shell: 2}\n}\n';
+    const r = compileFake(text, (b) => [
+      b.let('n', b.list([b.str('"a"'), b.num('2')])),
+      b.on(b.ident('pre-tool'), [
+        withOptions(
+          b,
+          b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')) }),
+          b.obj({ args: b.list([b.str('"a"', 1), b.num('1'), b.bool('true')], 1), plugin_root: b.list([], 2), if: b.ref('n', 1) }, 1),
+        ),
+        withOptions(b, b.rule(b.ident('run', 1), { hook: b.hook(b.str('"y"')) }), b.obj({ args: b.str('"a b"') }, 2), 1),
+        withOptions(b, b.rule(b.ident('run', 2), { hook: b.hook(b.str('"z"')) }), b.obj({ args: b.ref('n', 2), shell: b.num('2', 1) }, 3), 2),
+      ]),
+    ]);
+    expect(codesAt(r)).toEqual([
+      'check/bad-hook-option@3:34',
+      'check/bad-hook-option@3:37',
+      'check/bad-hook-option@3:57',
+      'check/bad-hook-option@3:65',
+      'check/bad-hook-option@4:28',
+      'check/bad-hook-option@5:28',
+      'check/shell-and-args@5:31',
+      'check/bad-hook-option@5:38',
+    ]);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      '`args` must be a list of strings, but this is a number',
+      '`args` must be a list of strings, but this is a boolean',
+      '`plugin_root` must be a string, but this is a list',
+      '`if` must be a string, but `n` is a list',
+      '`args` must be a list of strings, but this is a string',
+      '`args` must be a list of strings, but item 2 of `n` is a number',
+      'a hook with `args` runs without a shell, so it takes no `shell`',
+      '`shell` must be a string, but this is a number',
+    ]);
+  });
+
+  it('takes only `"bash"` as the shell, and no shell with `args`', () => {
+    const r = onSeam('pre-tool', ['run hook "x" with {shell: "zsh"}', 'run hook "y" with {args: [], shell: "bash"}'], (b) => [
+      withOptions(b, b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')) }), b.obj({ shell: b.str('"zsh"') }, 1)),
+      withOptions(b, b.rule(b.ident('run', 1), { hook: b.hook(b.str('"y"')) }), b.obj({ args: b.list([]), shell: b.str('"bash"') }, 2), 1),
+    ]);
+    expect(codesAt(r)).toEqual(['check/unknown-shell@2:29', 'check/shell-and-args@3:32']);
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['`zsh` is not a hook shell', 'a hook with `args` runs without a shell, so it takes no `shell`']);
+  });
+
+  it('refuses the options Codex does not have, and takes its plugin root', () => {
+    const r = onSeam('pre-tool', ['run hook "x" dialect codex with {args: [], shell: "bash", if: "Bash", plugin_root: "/p"}'], (b) => [
+      withOptions(
+        b,
+        b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')), dialect: b.ident('codex') }),
+        b.obj({ args: b.list([]), shell: b.str('"bash"'), if: b.str('"Bash"'), plugin_root: b.str('"/p"') }, 1),
+      ),
+    ]);
+    expect(codesAt(r)).toEqual(['check/option-not-in-dialect@2:36', 'check/option-not-in-dialect@2:46', 'check/option-not-in-dialect@2:61']);
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['Codex has no exec form, so no `args`', 'Codex hooks take no `shell`', 'Codex hooks have no `if`']);
+  });
+
+  it('takes `if` only where Claude Code evaluates it', () => {
+    for (const [seam, ok] of [['pre-tool', true], ['post-tool', true], ['prompt', false], ['stop', false], ['session-start', false], ['PostToolUseFailure', true], ['PermissionRequest', true], ['Notification', false], ['SubagentStop', false]] as const) {
+      const r = onSeam(seam, ['run hook "x" with {if: "Bash"}'], (b) => [
+        withOptions(b, b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')) }), b.obj({ if: b.str('"Bash"') }, 1)),
+      ]);
+      expect(codesAt(r), seam).toEqual(ok ? [] : ['check/if-never-runs@2:22']);
+      if (!ok) expect(r.diagnostics[0]!.message).toContain(`a handler with \`if\` never runs on ${seam.includes('-') || seam === 'prompt' || seam === 'stop' ? `the \`${seam}\` seam` : `\`${seam}\``}`);
+    }
+  });
+
+  it('reports an `if` that is not a permission rule at the place the rule breaks', () => {
+    const r = onSeam('pre-tool', ['run hook "x" with {if: "Bash(git"}', 'run hook "y" with {if: ""}'], (b) => [
+      withOptions(b, b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')) }), b.obj({ if: b.str('"Bash(git"') }, 1)),
+      withOptions(b, b.rule(b.ident('run', 1), { hook: b.hook(b.str('"y"')) }), b.obj({ if: b.str('""') }, 2), 1),
+    ]);
+    expect(codesAt(r)).toEqual(['check/invalid-permission-rule@2:35', 'check/invalid-permission-rule@3:27']);
+    expect(r.diagnostics[0]!.message).toBe('invalid `if` rule: unbalanced parentheses: the rule must end with `)`');
+    expect(r.diagnostics[1]!.message).toBe('invalid `if` rule: empty rule');
+    expect(r.diagnostics[0]!.help).toContain('`Bash(git push *)`');
+  });
+
+  it('reports a name no `let` defines', () => {
+    const r = onSeam('pre-tool', ['run hook "x" with {args: [argz], if: rulez}'], (b) => [
+      withOptions(b, b.rule(b.ident('run'), { hook: b.hook(b.str('"x"')) }), b.obj({ args: b.list([b.ref('argz')]), if: b.ref('rulez') }, 1)),
+    ]);
+    expect(codesAt(r)).toEqual(['check/unknown-name@2:29', 'check/unknown-name@2:40']);
+    expect(r.diagnostics[0]!.message).toBe('`argz` is not defined');
   });
 });

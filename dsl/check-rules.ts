@@ -2,12 +2,26 @@
  * Checks of `on <seam> { ... }` blocks: the seam, each rule's form and clauses, its tools and
  * selectors. Conditions are checked in check-when.ts.
  */
-import { SEAM_EFFECTS, SEAMS, TOOL_SEAMS, SEAM_OF_AGENT_EVENT, agentEventInfo, dialectsOfAgentEvent, type Effect, type HookDialect, type Seam, type Span } from '../engine/index.js';
-import type { OnBlock, Ref, RuleNode, StringLit } from './ast.js';
-import { error, joinSpans, resolve, warning, type CheckContext } from './check-context.js';
+import {
+  CLAUDE_IF_EVENTS,
+  SEAM_EFFECTS,
+  SEAMS,
+  TOOL_SEAMS,
+  SEAM_OF_AGENT_EVENT,
+  agentEventInfo,
+  dialectsOfAgentEvent,
+  parseClaudeRule,
+  type Effect,
+  type HookDialect,
+  type Seam,
+  type Span,
+} from '../engine/index.js';
+import { quote } from '../grammar/index.js';
+import type { ObjectEntry, OnBlock, Ref, RuleNode, StringLit, ValueNode } from './ast.js';
+import { error, joinSpans, resolve, spanInString, warning, type CheckContext } from './check-context.js';
 import { checkSelectors, checkTools } from './check-selectors.js';
 import { checkExpr } from './check-when.js';
-import { describeUse } from './scope.js';
+import { describeUse, describeValue } from './scope.js';
 import { an, codeAlternatives, codeList, didYouMean } from './suggest.js';
 
 export const EFFECTS: readonly Effect[] = ['deny', 'ask', 'allow', 'block', 'context', 'continue', 'halt', 'run', 'limit'];
@@ -75,6 +89,7 @@ function checkAgentEventRule(ctx: CheckContext, event: string, rule: RuleNode): 
   }
   if (rule.when) error(ctx, 'check/clause-not-allowed', `a rule of the agent event \`${event}\` takes no \`when\` condition`, rule.when.span, 'use `matcher "<pattern>"` to select what the hook runs on');
   checkClauses(ctx, 'run', rule);
+  checkWith(ctx, rule, { event });
   const dialect = rule.dialect?.name ?? 'claude';
   if (!(HOOK_DIALECTS as readonly string[]).includes(dialect)) return;
   const info = agentEventInfo(dialect as HookDialect, event);
@@ -151,6 +166,7 @@ function checkRule(ctx: CheckContext, seam: Seam, rule: RuleNode): void {
 
   checkClauses(ctx, effect, rule);
   checkMatcher(ctx, seam, rule);
+  checkWith(ctx, rule, { seam });
   if (rule.when) {
     if (effect === 'limit') {
       error(ctx, 'check/clause-not-allowed', 'a `limit` rule takes no `when` condition', rule.when.span, 'the limit applies to every forced continuation');
@@ -266,6 +282,241 @@ function checkMatcher(ctx: CheckContext, seam: Seam, rule: RuleNode): void {
     );
   }
 }
+
+// ---------------------------------------------------------------- `with { ... }`
+
+/** The keys of a hook's `with` object, in the order the printer writes them. */
+export const HOOK_OPTIONS = ['args', 'shell', 'plugin_root', 'if', 'http', 'headers', 'allowed_env_vars'] as const;
+
+/** Whether Claude Code evaluates a handler's `if` on a seam's event or an agent event. */
+export function evaluatesIf(place: { seam: Seam } | { event: string }): boolean {
+  return CLAUDE_IF_EVENTS.includes('seam' in place ? SEAM_EVENT_NAMES[place.seam] : place.event);
+}
+const SEAM_EVENT_NAMES: Readonly<Record<Seam, string>> = Object.fromEntries(
+  Object.entries(SEAM_OF_AGENT_EVENT).map(([event, seam]) => [seam, event]),
+) as Record<Seam, string>;
+
+/** Where a rule is: a seam's block, or the block of an agent event without one. */
+type Place = { seam: Seam } | { event: string };
+
+/**
+ * `with { ... }`: only with a `hook`; known keys, each with a value of its type (a `let` name
+ * of that type will do), and each allowed in the rule's dialect and place.
+ */
+function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
+  const clause = rule.with;
+  if (!clause) return;
+  if (!rule.hook) {
+    error(ctx, 'check/clause-not-allowed', '`with` only goes with a `hook`', clause.span, 'the options of `with` are those of a `run` rule\'s command hook');
+    return;
+  }
+  const written = rule.dialect?.name ?? 'claude';
+  // an unknown dialect has been reported: what it allows is unknown
+  const dialect = (HOOK_DIALECTS as readonly string[]).includes(written) ? (written as HookDialect) : undefined;
+  const seen = new Set<string>();
+  let args: ObjectEntry | undefined;
+  let shell: ObjectEntry | undefined;
+  let http: ObjectEntry | undefined;
+  let headers: ObjectEntry | undefined;
+  let envVars: ObjectEntry | undefined;
+  for (const entry of clause.options.entries) {
+    // a key given twice is a syntax error (`parse/duplicate-key`)
+    if (seen.has(entry.key)) continue;
+    seen.add(entry.key);
+    switch (entry.key) {
+      case 'args':
+        if (notInCodex(ctx, dialect, entry, 'Codex has no exec form, so no `args`', 'Codex runs every hook with a shell: write the arguments into the `hook` command')) break;
+        args = entry;
+        checkArgs(ctx, entry);
+        break;
+      case 'shell':
+        if (notInCodex(ctx, dialect, entry, 'Codex hooks take no `shell`', 'Codex always runs a hook with bash')) break;
+        shell = entry;
+        checkShell(ctx, entry);
+        break;
+      case 'plugin_root':
+        optionString(ctx, entry);
+        break;
+      case 'if':
+        if (notInCodex(ctx, dialect, entry, 'Codex hooks have no `if`', 'select the tools with `matcher` instead')) break;
+        checkIf(ctx, entry, place);
+        break;
+      case 'http':
+        if (notInCodex(ctx, dialect, entry, 'Codex has no http hooks', 'run a command that calls the server instead')) break;
+        if (optionBool(ctx, entry) === true) http = entry;
+        break;
+      case 'headers':
+        headers = entry;
+        checkHeaders(ctx, entry);
+        break;
+      case 'allowed_env_vars':
+        envVars = entry;
+        checkStringList(ctx, entry, 'e.g. `allowed_env_vars: ["API_TOKEN"]`: the variables a header may name');
+        break;
+      default:
+        error(
+          ctx,
+          'check/unknown-hook-option',
+          `${quote(entry.key)} is not a hook option`,
+          entry.keySpan,
+          suggestOption(entry.key) ?? `a hook's options are ${codeAlternatives(HOOK_OPTIONS)}`,
+        );
+    }
+  }
+  for (const entry of [headers, envVars]) {
+    if (entry && !http) error(ctx, 'check/http-option', `\`${entry.key}\` goes only with \`http: true\``, entry.keySpan, 'an http hook POSTs the payload to the URL in `hook`; add `http: true`');
+  }
+  if (http && (args || shell)) {
+    error(ctx, 'check/http-option', `an http hook takes no \`${args ? 'args' : 'shell'}\``, (args ?? shell)!.keySpan, 'an http hook POSTs the payload to the URL in `hook`; it runs no program');
+  }
+  if (http && rule.hook) {
+    const url = rule.hook.command.value;
+    let ok = false;
+    try {
+      const u = new URL(url);
+      ok = u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      ok = false;
+    }
+    if (!ok) error(ctx, 'check/bad-url', `\`${url}\` is not an http or https url`, rule.hook.command.span, 'with `http: true`, `hook` holds the URL the payload is POSTed to');
+  }
+  if (args && shell) {
+    error(
+      ctx,
+      'check/shell-and-args',
+      'a hook with `args` runs without a shell, so it takes no `shell`',
+      shell.keySpan,
+      'remove `shell`; or remove `args` and write the whole command in `hook`',
+    );
+  }
+}
+
+/** "did you mean `plugin_root`?" for a misspelt key, also for `pluginRoot` and `plugin-root`. */
+function suggestOption(key: string): string | undefined {
+  const plain = (k: string): string => k.toLowerCase().replace(/[_-]/g, '');
+  const same = HOOK_OPTIONS.find((o) => plain(o) === plain(key));
+  return same ? `did you mean \`${same}\`?` : didYouMean(key, HOOK_OPTIONS);
+}
+
+/** Reports an option Codex does not have; true when it did. */
+function notInCodex(ctx: CheckContext, dialect: HookDialect | undefined, entry: ObjectEntry, message: string, help: string): boolean {
+  if (dialect !== 'codex') return false;
+  error(ctx, 'check/option-not-in-dialect', message, entry.keySpan, `${help}, or write \`dialect claude\``);
+  return true;
+}
+
+const STRING_OPTION_HELP: Readonly<Record<string, string>> = {
+  shell: 'write `shell: "bash"`',
+  plugin_root: 'the plugin\'s directory, e.g. `plugin_root: "/home/me/.claude/plugins/x"`',
+  if: 'one permission rule, e.g. `if: "Bash(git push *)"`',
+};
+
+/** The string an option holds; reported when it holds something else; undefined then or when unknown. */
+function optionString(ctx: CheckContext, entry: ObjectEntry): string | undefined {
+  const value = resolve(ctx, entry.value);
+  if (value === null) return undefined;
+  if (value.kind === 'string') return value.value;
+  error(ctx, 'check/bad-hook-option', `\`${entry.key}\` must be a string, but ${describeUse(entry.value, value)}`, entry.value.span, STRING_OPTION_HELP[entry.key]);
+  return undefined;
+}
+
+/** `args`: a list of strings, written out or the name of a `let`. */
+function checkArgs(ctx: CheckContext, entry: ObjectEntry): void {
+  const written = entry.value;
+  const value = resolve(ctx, written);
+  if (value === null) return;
+  const help = 'e.g. `args: ["./hooks/guard.js", "--strict"]`: the `hook` is the program, these are its arguments';
+  if (value.kind !== 'list') {
+    error(ctx, 'check/bad-hook-option', `\`args\` must be a list of strings, but ${describeUse(written, value)}`, written.span, help);
+    return;
+  }
+  if (written.kind === 'list') {
+    // written out: each item is reported where it stands
+    for (const item of written.items) {
+      const v = resolve(ctx, item);
+      if (v !== null && v.kind !== 'string') {
+        error(ctx, 'check/bad-hook-option', `\`args\` must be a list of strings, but ${describeUse(item, v)}`, item.span, help);
+      }
+    }
+    return;
+  }
+  // a `let` name: the first item that is not a string is reported at the name
+  const bad = value.items.findIndex((item) => item.kind !== 'string');
+  if (bad >= 0) {
+    const what = describeValue(value.items[bad] as ValueNode);
+    error(ctx, 'check/bad-hook-option', `\`args\` must be a list of strings, but item ${bad + 1} of ${describeValue(written)} is ${what}`, written.span, help);
+  }
+}
+
+/** A boolean option; reported when it holds something else. */
+function optionBool(ctx: CheckContext, entry: ObjectEntry): boolean | undefined {
+  const value = resolve(ctx, entry.value);
+  if (value === null) return undefined;
+  if (value.kind === 'bool') return value.value;
+  error(ctx, 'check/bad-hook-option', `\`${entry.key}\` must be true or false, but ${describeUse(entry.value, value)}`, entry.value.span, 'write `http: true`');
+  return undefined;
+}
+
+/** A list of strings (`allowed_env_vars`). */
+function checkStringList(ctx: CheckContext, entry: ObjectEntry, help: string): void {
+  const value = resolve(ctx, entry.value);
+  if (value === null) return;
+  if (value.kind !== 'list' || value.items.some((i) => i.kind !== 'string')) {
+    error(ctx, 'check/bad-hook-option', `\`${entry.key}\` must be a list of strings, but ${describeUse(entry.value, value)}`, entry.value.span, help);
+  }
+}
+
+/** `headers`: an object of strings. */
+function checkHeaders(ctx: CheckContext, entry: ObjectEntry): void {
+  const value = resolve(ctx, entry.value);
+  if (value === null) return;
+  if (value.kind !== 'object' || value.entries.some((e) => e.value.kind !== 'string')) {
+    error(ctx, 'check/bad-hook-option', `\`headers\` must be an object of strings, but ${describeUse(entry.value, value)}`, entry.value.span, 'e.g. `headers: {Authorization: "Bearer $API_TOKEN"}`');
+  }
+}
+
+/** `shell`: `"bash"`, the one shell Claude Code names. */
+function checkShell(ctx: CheckContext, entry: ObjectEntry): void {
+  const shell = optionString(ctx, entry);
+  if (shell === undefined || shell === 'bash') return;
+  error(
+    ctx,
+    'check/unknown-shell',
+    `${quote(shell)} is not a hook shell`,
+    entry.value.span,
+    'the only one is `"bash"`; without `shell` the command runs with `sh`',
+  );
+}
+
+/** `if`: one Claude Code permission rule, where Claude Code evaluates it. */
+function checkIf(ctx: CheckContext, entry: ObjectEntry, place: Place): void {
+  const rule = optionString(ctx, entry);
+  if (rule === undefined) return;
+  const runs = evaluatesIf(place);
+  if (!runs) {
+    const where = 'seam' in place ? `the \`${place.seam}\` seam` : `\`${place.event}\``;
+    error(
+      ctx,
+      'check/if-never-runs',
+      `Claude Code evaluates \`if\` only on tool events: a handler with \`if\` never runs on ${where}`,
+      entry.keySpan,
+      'remove `if`, or move the hook to `pre-tool`, `post-tool`, or an `on PostToolUseFailure`, `on PermissionRequest` or `on PermissionDenied` block',
+    );
+    return;
+  }
+  const parsed = parseClaudeRule(rule);
+  if (!parsed.error) return;
+  const written = entry.value;
+  const span = written.kind === 'string' ? spanInString(ctx, written, parsed.error.offset) : written.span;
+  error(
+    ctx,
+    'check/invalid-permission-rule',
+    `invalid \`if\` rule: ${parsed.error.message}`,
+    span,
+    '`if` holds one Claude Code permission rule, such as `Bash(git push *)` or `Edit(*.ts)`',
+  );
+}
+
 
 function checkStringValue(ctx: CheckContext, node: StringLit | Ref, what: string): void {
   const value = resolve(ctx, node);

@@ -66,6 +66,7 @@ const CLAUSES = [
   ['timeoutClause', '`timeout`'],
   ['dialectClause', '`dialect`'],
   ['matcherClause', '`matcher`'],
+  ['withClause', '`with`'],
   ['whenClause', '`when`'],
   ['becauseClause', '`because`'],
   ['limit', 'count'],
@@ -260,6 +261,12 @@ export class AstBuilder {
     if (matcherClause && matcher) {
       rule.matcher = matcher;
       parts.push(matcherClause.keyword, matcher.span);
+    }
+    const withClause = c.withClause?.[0]?.children;
+    const options = withClause?.options?.[0] ? this.object(withClause.options[0]) : undefined;
+    if (withClause && options) {
+      rule.with = { kind: 'with', options, span: this.cover(withClause.keyword, options.span) };
+      parts.push(rule.with.span);
     }
     const when = c.whenClause?.[0]?.children;
     const expr = when?.orExpr?.[0] ? this.orExpr(when.orExpr[0]) : undefined;

@@ -19,7 +19,7 @@ export { KNOWN_IMPORTS, resolveInclude } from './load.js';
 export type { ImportedRules, ImportRequest, Importer, LoadedFile, ParseFn, SourceHost } from './load.js';
 export { HOOK_EVENT_SEAMS } from './lower-tests.js';
 export { SEAM_EVENTS } from './lower.js';
-export { MIN_TIMEOUT_MS, MAX_TIMEOUT_MS } from './check-rules.js';
+export { MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, evaluatesIf } from './check-rules.js';
 
 /** Compiles the entry files (and what they include), read through `host`. */
 export function compileSources(entries: string[], host: SourceHost): CompileResult {

@@ -82,6 +82,51 @@ describe('lowering rules', () => {
     expect(codes('run hook "x" matcher 3')[0]).toMatch(/^parse\//);
   });
 
+  it('lowers the options of `with` into the hook', () => {
+    expect(rules('pre-tool', 'run hook "node" dialect claude matcher "Bash" with {args: ["./hooks/guard.js", "--strict"]}')[0]?.hook).toEqual({
+      command: 'node',
+      dialect: 'claude',
+      event: 'PreToolUse',
+      matcher: 'Bash',
+      args: ['./hooks/guard.js', '--strict'],
+    });
+    expect(rules('post-tool', 'run Edit, Write hook "./fmt.sh" timeout 5s with {shell: "bash", if: "Edit(*.ts)"}')[0]).toMatchObject({
+      tools: ['Edit', 'Write'],
+      hook: { command: './fmt.sh', dialect: 'claude', timeoutMs: 5000, shell: 'bash', if: 'Edit(*.ts)' },
+    });
+    expect(rules('stop', 'run hook "${CLAUDE_PLUGIN_ROOT}/stop.sh" dialect codex matcher * with {plugin_root: "/plugins/x"}')[0]?.hook).toEqual({
+      command: '${CLAUDE_PLUGIN_ROOT}/stop.sh',
+      dialect: 'codex',
+      event: 'Stop',
+      pluginRoot: '/plugins/x',
+    });
+    expect(rules('PermissionRequest', 'run hook "./p.sh" matcher "Bash" with {"if": "Bash(git push *)", args: []}')[0]).toMatchObject({
+      seam: 'agent-event',
+      hook: { command: './p.sh', event: 'PermissionRequest', matcher: 'Bash', if: 'Bash(git push *)', args: [] },
+    });
+    // an empty `with` adds nothing
+    expect(rules('pre-tool', 'run hook "x" with {}')[0]?.hook).toEqual({ command: 'x', dialect: 'claude' });
+  });
+
+  it('resolves `let` names in `with`, and the IR validates', () => {
+    const r = compileText('let argv = ["a.js", flag]\nlet flag = "--x"\nlet root = "/p"\non pre-tool {\n  run hook "node" with {args: argv, plugin_root: root}\n}\n');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.ir?.rules[0]?.hook).toEqual({ command: 'node', dialect: 'claude', args: ['a.js', '--x'], pluginRoot: '/p' });
+    expect(validateIR(JSON.parse(JSON.stringify(r.ir))).diagnostics).toEqual([]);
+  });
+
+  it('checks `with` like any clause: once, after a hook, its object well formed', () => {
+    const codes = (line: string, seam = 'pre-tool') =>
+      compileText(`on ${seam} {\n  ${line}\n}\n`).diagnostics.map((d) => `${d.code}@${d.span?.start.line}:${d.span?.start.column}`);
+    expect(codes('run hook "x" with {shell: "bash"} with {args: []}')).toEqual(['parse/duplicate-clause@2:37']);
+    expect(codes('run hook "x" with {args: [], args: ["a"]}')).toEqual(['parse/duplicate-key@2:32']);
+    expect(codes('ask Bash with {args: []}')).toEqual(['check/clause-not-allowed@2:12']);
+    expect(codes('run hook "x" with {shell: "bash"}', 'Notification')).toEqual([]);
+    expect(codes('run with {shell: "bash"}', 'Notification')).toEqual(['check/missing-clause@2:3', 'check/clause-not-allowed@2:7']);
+    expect(codes('run hook "x" with {if: "Bash"}', 'Notification')).toEqual(['check/if-never-runs@2:22']);
+    expect(codes('run hook "x" with')[0]).toBe('parse/unexpected-token@3:1');
+  });
+
   it('lowers prompt rules', () => {
     expect(rules('prompt', 'block when prompt matches /key/i because "no keys"', 'context "use pnpm"')).toEqual([
       {

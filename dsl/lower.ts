@@ -5,8 +5,8 @@
  * `file:line:column` of its rule word. The output depends only on the input: the same files give
  * a deep-equal IR.
  */
-import { AGENT_EVENT_SEAM, IR_VERSION, SEAMS, type HookDialect, type PolicyIR, type Rule, type Seam, type TestCase } from '../engine/index.js';
-import type { RuleNode } from './ast.js';
+import { AGENT_EVENT_SEAM, IR_VERSION, SEAMS, type HookDialect, type HookSpec, type PolicyIR, type Rule, type Seam, type TestCase } from '../engine/index.js';
+import type { ValueNode, RuleNode, WithClause } from './ast.js';
 import { REASON_EFFECTS } from './check-rules.js';
 import { lowerExpr, lowerSelectors, lowerTools } from './lower-expr.js';
 import { lowerTestBlock } from './lower-tests.js';
@@ -95,9 +95,32 @@ export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
       rule.hook.event = SEAM_EVENTS[seam];
       if (node.matcher.kind === 'string') rule.hook.matcher = node.matcher.value;
     }
+    if (node.with) lowerWith(node.with, rule.hook, scope);
   }
   rule.span = node.span;
   return rule;
+}
+
+/** `with { ... }` (checked): `args`, `shell`, `plugin_root`, `if` and the http options of the hook. */
+function lowerWith(clause: WithClause, hook: HookSpec, scope: FileScope): void {
+  const strings = (v: ValueNode): string[] => (v.kind === 'list' ? v.items.flatMap((item) => (item.kind === 'string' ? [item.value] : [])) : []);
+  const http = clause.options.entries.some((e) => e.key === 'http' && deref(e.value, scope)?.kind === 'bool' && (deref(e.value, scope) as { value: boolean }).value);
+  if (http) hook.http = {};
+  for (const entry of clause.options.entries) {
+    const value = deref(entry.value, scope);
+    if (value === null) continue;
+    if (entry.key === 'args' && value.kind === 'list') {
+      hook.args = strings(value);
+    } else if (entry.key === 'headers' && value.kind === 'object' && hook.http) {
+      hook.http.headers = Object.fromEntries(value.entries.flatMap((e) => (e.value.kind === 'string' ? [[e.key, e.value.value]] : [])));
+    } else if (entry.key === 'allowed_env_vars' && value.kind === 'list' && hook.http) {
+      hook.http.allowedEnvVars = strings(value);
+    } else if (value.kind === 'string') {
+      if (entry.key === 'shell' && value.value === 'bash') hook.shell = 'bash';
+      else if (entry.key === 'plugin_root') hook.pluginRoot = value.value;
+      else if (entry.key === 'if') hook.if = value.value;
+    }
+  }
 }
 
 /** A `run` rule of an `on <AgentEvent>` block: a hook handler on the `agent-event` pseudo-seam. */

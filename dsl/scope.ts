@@ -145,6 +145,7 @@ function refsOfRule(rule: RuleNode, out: Ref[]): void {
   if (rule.text) refsOfValue(rule.text, out);
   if (rule.because) refsOfValue(rule.because, out);
   if (rule.when) refsOfExpr(rule.when, out);
+  if (rule.with) refsOfValue(rule.with.options, out);
 }
 
 function refsOfSelectors(selectors: readonly SelectorNode[], out: Ref[]): void {

@@ -50,6 +50,7 @@ export type RuleCst = Node<{
   timeoutClause?: TimeoutClauseCst[];
   dialectClause?: DialectClauseCst[];
   matcherClause?: MatcherClauseCst[];
+  withClause?: WithClauseCst[];
   whenClause?: WhenClauseCst[];
   becauseClause?: BecauseClauseCst[];
   limit?: Tok;
@@ -62,6 +63,7 @@ export type HookClauseCst = Node<{ keyword?: Tok; command?: Tok }>;
 export type TimeoutClauseCst = Node<{ keyword?: Tok; duration?: Tok }>;
 export type DialectClauseCst = Node<{ keyword?: Tok; dialect?: Tok }>;
 export type MatcherClauseCst = Node<{ keyword?: Tok; pattern?: Tok; any?: Tok }>;
+export type WithClauseCst = Node<{ keyword?: Tok; options?: ObjectCst[] }>;
 export type WhenClauseCst = Node<{ keyword?: Tok; orExpr?: OrExprCst[] }>;
 export type BecauseClauseCst = Node<{ keyword?: Tok; string?: Tok; ref?: Tok }>;
 

@@ -8,6 +8,7 @@ const EXAMPLE = readFileSync(new URL('./testdata/language-example.dshpolicy', im
 function at(d: Diagnostic): string {
   return `${d.code}@${d.span?.start.line}:${d.span?.start.column}`;
 }
+const at_ = at;
 
 /** `code@line:column` of every diagnostic of `text`. */
 function errors(text: string): string[] {
@@ -110,6 +111,16 @@ describe('parse: constructs', () => {
     expect(ran?.children.selector).toHaveLength(1);
   });
 
+  it('reads `with { ... }` as a clause of a rule, in any order with the others', () => {
+    const rule = firstRule('on pre-tool { run hook "node" with {args: ["a.js", "--x"], if: "Bash(git *)"} dialect claude matcher "Bash" }');
+    expect(rule.children.withClause).toHaveLength(1);
+    const options = rule.children.withClause?.[0]?.children.options?.[0];
+    expect(options?.children.entry?.map((e) => e.children.key?.[0]?.image)).toEqual(['args', 'if']);
+    expect(rule.children.dialectClause).toHaveLength(1);
+    expect(rule.children.matcherClause).toHaveLength(1);
+    expect(errors('on stop { run hook "x" with {} matcher * with {shell: "bash"} }')).toEqual([]);
+  });
+
   it('parses several times with the same results', () => {
     expect(errors('on x { deny ) }')).toEqual(errors('on x { deny ) }'));
     expect(parse(EXAMPLE, 'a').diagnostics).toEqual([]);
@@ -143,6 +154,47 @@ describe('parse: errors and their places', () => {
     expect(r.diagnostics[0]?.message).toBe('expected a clause, the next rule or `}`, found `)`');
     const rules = r.cst?.children.item?.[0]?.children.onBlock?.[0]?.children.rule ?? [];
     expect(rules.map((x) => x.children.effect?.[0]?.image)).toEqual(['deny', 'allow']);
+  });
+
+  it('reports a `with` without its object once and goes on with the rule and the next one', () => {
+    for (const [after, at] of [['deny Bash', '3:3'], ['"text"', '2:21'], ['timeout 5s', '2:21']] as const) {
+      const text = `on pre-tool {\n  run hook "x" with ${after === 'deny Bash' ? '\n  ' : ''}${after}\n  allow Read\n}`;
+      const r = parse(text, 'p');
+      expect(r.diagnostics.map(at_), after).toEqual([`parse/unexpected-token@${at}`]);
+      expect(r.diagnostics[0]?.message).toMatch(/^expected `\{` after `with`, found /);
+      expect(r.diagnostics[0]?.help).toContain('with {args: ');
+      const rules = r.cst?.children.item?.[0]?.children.onBlock?.[0]?.children.rule ?? [];
+      expect(rules.map((x) => x.children.effect?.[0]?.image)).toEqual(after === 'deny Bash' ? ['run', 'deny', 'allow'] : ['run', 'allow']);
+    }
+    expect(only('on pre-tool {\n  run hook "x" with "a"\n}').message).toBe('expected `{` after `with`, found the string `"a"`');
+  });
+
+  it('places a `with` cut short by the end of the file at the `with`', () => {
+    expect(errors('on pre-tool {\n  run hook "x" with')).toEqual(['parse/unexpected-token@2:16', 'parse/unexpected-token@2:20']);
+    expect(parse('on pre-tool {\n  run hook "x" with', 'p').diagnostics[0]?.message).toBe('expected `{` after `with`, found end of file');
+  });
+
+  it('recovers from a broken `with` object at the next rule', () => {
+    const cases: [string, string, string][] = [
+      ['with {args: ["a"}', 'parse/unexpected-token@2:32', 'expected `,` or `]` in the list, found `}`'],
+      ['with {args: ["a"]', 'parse/unexpected-token@3:3', 'expected `,` or `}` in the object, found `deny`'],
+      ['with {args ["a"]}', 'parse/unexpected-token@2:27', 'expected `:` after `args`, found `[`'],
+      ['with {args: ["a"]} )', 'parse/unexpected-token@2:35', 'expected a clause, the next rule or `}`, found `)`'],
+    ];
+    for (const [clause, where, message] of cases) {
+      const r = parse(`on pre-tool {\n  run hook "x" ${clause}\n  deny Bash\n}`, 'p');
+      expect(r.diagnostics.map(at_), clause).toEqual([where]);
+      expect(r.diagnostics[0]?.message).toBe(message);
+      const rules = r.cst?.children.item?.[0]?.children.onBlock?.[0]?.children.rule ?? [];
+      expect(rules.map((x) => x.children.effect?.[0]?.image), clause).toEqual(['run', 'deny']);
+    }
+  });
+
+  it('ends stray tokens in a rule at a `with`', () => {
+    const r = parse('on pre-tool {\n  run hook "x" ) ] with {shell: "bash"}\n}', 'p');
+    expect(r.diagnostics.map(at_)).toEqual(['parse/unexpected-token@2:16']);
+    const rule = r.cst?.children.item?.[0]?.children.onBlock?.[0]?.children.rule?.[0];
+    expect(rule?.children.withClause?.[0]?.children.options).toHaveLength(1);
   });
 
   it('suggests a comma between tool names', () => {

@@ -7,17 +7,26 @@
  * error messages can say what a missing `}` or `)` would have closed.
  */
 import { CstParser, EOF, tokenMatcher, type IToken } from 'chevrotain';
-import { equalsMessage, makeMessageProvider, softError, strayMessage, type ParseContext } from './errors.js';
+import { equalsMessage, makeMessageProvider, quote, softError, strayMessage, type ParseContext } from './errors.js';
 import * as T from './tokens.js';
 
 type StrayKind = 'rules' | 'clauses' | 'cases';
 
 /** Keywords that start a clause of a rule. */
-const CLAUSE_KEYWORDS = [T.SelectorWord, T.Hook, T.Timeout, T.Dialect, T.Matcher, T.When, T.Because];
+const CLAUSE_KEYWORDS = [T.SelectorWord, T.Hook, T.Timeout, T.Dialect, T.Matcher, T.With, T.When, T.Because];
 
 /** Whether a token can start a clause of a rule (keyword clauses, a text, a count). */
 function startsClause(tok: IToken): boolean {
   return CLAUSE_KEYWORDS.some((k) => tokenMatcher(tok, k)) || tokenMatcher(tok, T.StringLit) || tokenMatcher(tok, T.NumberLit);
+}
+
+/** A `with` not followed by its object (`next` is what follows instead). */
+function withMessage(next: IToken): { message: string; help: string } {
+  const found = next.tokenType === EOF ? 'end of file' : tokenMatcher(next, T.StringLit) ? `the string ${quote(next.image)}` : quote(next.image);
+  return {
+    message: `expected \`{\` after \`with\`, found ${found}`,
+    help: 'the options of a hook are an object, e.g. `with {args: ["--strict"]}` or `with {shell: "bash"}`',
+  };
 }
 
 export class PolicyParser extends CstParser {
@@ -230,6 +239,7 @@ export class PolicyParser extends CstParser {
             { ALT: () => this.SUBRULE(this.timeoutClause) },
             { ALT: () => this.SUBRULE(this.dialectClause) },
             { ALT: () => this.SUBRULE(this.matcherClause) },
+            { ALT: () => this.SUBRULE(this.withClause) },
             { ALT: () => this.SUBRULE(this.whenClause) },
             { ALT: () => this.SUBRULE(this.becauseClause) },
             { ALT: () => this.CONSUME(T.NumberLit, { LABEL: 'limit' }) },
@@ -279,6 +289,24 @@ export class PolicyParser extends CstParser {
       { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'pattern' }) },
       { ALT: () => this.CONSUME(T.Name, { LABEL: 'any' }) },
     ]);
+  });
+
+  /** `with { key: value, ... }`: more properties of the hook (`args`, `shell`, `plugin_root`, `if`). */
+  withClause = this.RULE('withClause', () => {
+    const keyword = this.CONSUME(T.With, { LABEL: 'keyword' });
+    let options = false;
+    this.OPTION(() => {
+      this.SUBRULE(this.object, { LABEL: 'options' });
+      options = true;
+    });
+    // without its object the clause is reported here, and the rule goes on with what follows:
+    // the parser's own recovery would insert a `{` and read the next rule as the object's entries
+    this.ACTION(() => {
+      if (!options) {
+        const next = this.LA(1);
+        softError(this.context, next.tokenType === EOF ? keyword : next, withMessage(next));
+      }
+    });
   });
 
   whenClause = this.RULE('whenClause', () => {
