@@ -12,6 +12,7 @@ const settings = JSON.stringify({
     ],
     UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "remember the style guide"' }] }],
     Notification: [{ hooks: [{ type: 'command', command: 'true' }] }],
+    Stop: [{ hooks: [{ type: 'prompt', prompt: 'is the work done?' }] }],
     PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true', async: true }] }],
   },
 });
@@ -24,14 +25,17 @@ describe('compileHooks', () => {
     expect(compiled.rules.map((r) => [r.seam, r.hook?.event, r.hook?.matcher, r.hook?.timeoutMs])).toEqual([
       ['pre-tool', 'PreToolUse', 'Bash', 5000],
       ['pre-tool', 'PreToolUse', 'Write|Edit', undefined],
+      ['pre-tool', 'PreToolUse', 'Write|Edit', undefined],
       ['prompt', 'UserPromptSubmit', undefined, undefined],
       ['agent-event', 'Notification', undefined, undefined],
     ]);
     expect(compiled.rules[0]).toMatchObject({ id: '.claude/settings.json#/hooks/PreToolUse/0/hooks/0', effect: 'run', hook: { dialect: 'claude' } });
+    expect(compiled.rules[2]!.hook).toMatchObject({ command: 'http://127.0.0.1:9/x', http: {} });
   });
 
   it('reports what it cannot run offline instead of dropping it silently', () => {
     expect(compiled.diagnostics.map((d) => d.code).sort()).toEqual(['import/async', 'import/not-run']);
+    expect(compiled.diagnostics.find((d) => d.code === 'import/not-run')!.help).toContain('needs a model');
   });
 
   it('produces IR that validates', () => {

@@ -6,6 +6,7 @@
  */
 import {
   AGENT_EVENT_SEAM,
+  CLAUDE_IF_EVENTS,
   agentEventInfo,
   diagnostic,
   type Diagnostic,
@@ -28,6 +29,7 @@ export const EVENT_SEAMS: Readonly<Record<string, Seam>> = {
 /** Events whose matcher the agents ignore. */
 const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
 
+
 /** Whether the group's agent tests its matcher on its event. */
 function usesMatcher(group: MatcherGroup): boolean {
   if (MATCHERLESS.has(group.event)) return false;
@@ -49,11 +51,15 @@ function at(h: HookHandler | MatcherGroup): { span?: NonNullable<HookHandler['so
 function compileHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out: CompiledHooks): void {
   const where = at(h);
   const label = `\`${group.event}\` hook \`${h.command ?? h.url ?? h.type}\``;
+  if (h.type === 'http' && group.agent === 'claude' && h.url !== undefined && h.url.trim() !== '') {
+    compileHttpHandler(group, h, seam, out);
+    return;
+  }
   if (h.type !== 'command') {
     out.diagnostics.push(
       diagnostic('import/not-run', 'warning', `the ${label} is a \`${h.type}\` hook, which offline evaluation does not run`, {
         ...where,
-        help: 'only command hooks run offline; its decisions are missing from `eval`',
+        help: h.type === 'mcp_tool' ? 'an `mcp_tool` hook needs its MCP server; its decisions are missing from `eval`' : `a \`${h.type}\` hook needs a model to answer; its decisions are missing from \`eval\``,
       }),
     );
     return;
@@ -80,13 +86,27 @@ function compileHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out
   if (h.timeoutSec !== undefined) hook.timeoutMs = Math.max(1, Math.round(h.timeoutSec * 1000));
   if (h.args !== undefined) hook.args = h.args;
   if (group.pluginRoot !== undefined) hook.pluginRoot = group.pluginRoot;
+  if (h.if !== undefined && group.agent === 'claude') {
+    // Claude Code evaluates `if` on tool events only; elsewhere the handler never runs (the loader warns).
+    if (!CLAUDE_IF_EVENTS.includes(group.event)) return;
+    hook.if = h.if;
+  }
+  const rule: Rule = { id: `${h.source.file}#${h.source.pointer}`, seam, effect: 'run', hook };
+  if (h.source.span) rule.span = h.source.span;
+  out.rules.push(rule);
+}
+
+/** Claude Code's `http` handler: a `run` rule whose hook POSTs the payload to the URL. */
+function compileHttpHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out: CompiledHooks): void {
+  const hook: HookSpec = { command: h.url!, dialect: 'claude', event: group.event, http: {}, source: { file: h.source.file, pointer: h.source.pointer } };
+  if (h.headers !== undefined) hook.http!.headers = h.headers;
+  if (h.allowedEnvVars !== undefined) hook.http!.allowedEnvVars = h.allowedEnvVars;
+  if (group.matcher !== undefined && usesMatcher(group)) hook.matcher = group.matcher;
+  if (h.timeoutSec !== undefined) hook.timeoutMs = Math.max(1, Math.round(h.timeoutSec * 1000));
+  if (group.pluginRoot !== undefined) hook.pluginRoot = group.pluginRoot;
   if (h.if !== undefined) {
-    out.diagnostics.push(
-      diagnostic('import/if-not-honoured', 'warning', `the ${label} has \`if: ${h.if}\`, which this version does not evaluate; the hook runs for every call its matcher selects`, {
-        ...where,
-        help: 'it may see calls the agent would not send it; its decisions can only be stricter than the agent\'s',
-      }),
-    );
+    if (!CLAUDE_IF_EVENTS.includes(group.event)) return;
+    hook.if = h.if;
   }
   const rule: Rule = { id: `${h.source.file}#${h.source.pointer}`, seam, effect: 'run', hook };
   if (h.source.span) rule.span = h.source.span;

@@ -72,6 +72,9 @@ export const SEAM_OF_AGENT_EVENT: Readonly<Record<string, Seam>> = {
   SessionStart: 'session-start',
 };
 
+/** The events where Claude Code evaluates a handler's `if` (elsewhere a handler with `if` never runs). */
+export const CLAUDE_IF_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied'];
+
 type Row = Omit<AgentEventInfo, 'name' | 'dialect'>;
 
 const CLAUDE_ROWS: Record<string, Row> = {

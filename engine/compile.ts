@@ -13,6 +13,11 @@ import {
   compileUrlGlob,
   compileAgentMatcher,
   codexMatcherInputs,
+  parseClaudeRule,
+  claudeRuleMatches,
+  type ClaudeRule,
+  type ClaudeRuleContext,
+  type ClaudeToolCall,
   type AgentMatcher,
   type Matcher,
   type PathMatcher,
@@ -41,6 +46,11 @@ export interface CompiledRule {
   when: Condition | null;
   /** An imported hook's matcher, in its agent's dialect; null when the rule has none. */
   matcher: AgentMatcher | null;
+  /**
+   * A Claude Code handler's `if` rule; null when the hook has none. `invalid` when the rule does
+   * not parse: such a handler never runs.
+   */
+  ifRule: ClaudeRule | 'invalid' | null;
 }
 
 interface SeamIndex {
@@ -227,7 +237,21 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
     selectors: (rule.selectors ?? []).map(compileSelector),
     when: rule.when ? compileExpr(rule.when) : null,
     matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher, matcherOptions(rule)) : null,
+    ifRule: rule.hook?.if !== undefined ? (parseClaudeRule(rule.hook.if).rule ?? 'invalid') : null,
   };
+}
+
+/**
+ * Whether a hook's `if` rule lets it run on a tool call, as Claude Code tests it (best effort,
+ * failing open on commands it cannot read). A hook with `if` never runs where there is no tool call.
+ */
+export function ifSelects(cr: CompiledRule, call: ClaudeToolCall | undefined, ctx: { cwd?: string; home?: string }): boolean {
+  const r = cr.ifRule;
+  if (r === null) return true;
+  if (r === 'invalid' || call === undefined) return false;
+  const c: ClaudeRuleContext = { cwd: ctx.cwd ?? process.cwd(), mode: 'if' };
+  if (ctx.home !== undefined) c.home = ctx.home;
+  return claudeRuleMatches(r, call, c);
 }
 
 function matcherOptions(rule: Rule): { narrow?: boolean } {

@@ -7,8 +7,8 @@
 import type { Diagnostic } from './diagnostics.js';
 import type { AgentEvent, AnyEvent } from './events.js';
 import type { HookDialect } from './ir.js';
-import { AGENT_EVENT_DECISIONS, agentEventInfo, type AgentEventDecisionWord, type AgentEventInfo } from './agent-events.js';
-import type { CompiledPolicy, CompiledRule } from './compile.js';
+import { AGENT_EVENT_DECISIONS, CLAUDE_IF_EVENTS, agentEventInfo, type AgentEventDecisionWord, type AgentEventInfo } from './agent-events.js';
+import { ifSelects, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { codexMatcherInputs } from './match/index.js';
 import { hookDedupKey, evaluate, type Decision, type EvaluateOptions, type HookOutcome, type TraceEntry } from './evaluate.js';
 
@@ -54,6 +54,15 @@ function selects(cr: CompiledRule, info: AgentEventInfo, event: AgentEvent): boo
   return m.test(value);
 }
 
+/** The tool call of a tool event (PermissionRequest, PostToolUseFailure, ...), for a handler's `if`. */
+function toolCallOf(event: AgentEvent): { tool: string; input: Record<string, unknown> } | undefined {
+  const tool = event.fields['tool_name'];
+  const input = event.fields['tool_input'];
+  if (typeof tool !== 'string' || !CLAUDE_IF_EVENTS.includes(event.event)) return undefined;
+  return { tool, input: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {} };
+}
+
+
 /** The hook rules that run on an agent event, in IR order. */
 export function agentEventCandidates(policy: CompiledPolicy, event: AgentEvent): { cr: CompiledRule; info: AgentEventInfo }[] {
   const out: { cr: CompiledRule; info: AgentEventInfo }[] = [];
@@ -63,7 +72,7 @@ export function agentEventCandidates(policy: CompiledPolicy, event: AgentEvent):
     if (event.agent !== undefined && hook.dialect !== event.agent) continue;
     const info = agentEventInfo(hook.dialect, event.event);
     if (!info) continue;
-    if (selects(cr, info, event)) out.push({ cr, info });
+    if (selects(cr, info, event) && ifSelects(cr, toolCallOf(event), event)) out.push({ cr, info });
   }
   return out;
 }

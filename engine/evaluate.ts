@@ -6,7 +6,7 @@ import type { Diagnostic } from './diagnostics.js';
 import type { AnyEvent, EventOf, PolicyEvent } from './events.js';
 import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
-import { agentMatcherSelects, candidates, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
+import { agentMatcherSelects, candidates, ifSelects, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
 import { matchCommandPart } from './shell/index.js';
 
@@ -84,6 +84,10 @@ function toolOf(event: PolicyEvent): string | undefined {
   return event.seam === 'pre-tool' || event.seam === 'post-tool' ? event.tool : undefined;
 }
 
+function toolCallOf(event: PolicyEvent): { tool: string; input: Record<string, unknown> } | undefined {
+  return event.seam === 'pre-tool' || event.seam === 'post-tool' ? { tool: event.tool, input: event.input } : undefined;
+}
+
 function hitOf(cr: CompiledRule, effect: HitEffect): Hit {
   const r = cr.rule;
   const h: Hit = { rule: r.id, effect, order: cr.order };
@@ -126,7 +130,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     if (!cr.selectors.every((s) => selectorMatches(s, view))) continue;
     if (cr.when && !cr.when(view)) continue;
     if (r.effect === 'run') {
-      if (agentMatcherSelects(cr, view)) pending.push(cr);
+      if (agentMatcherSelects(cr, view) && ifSelects(cr, toolCallOf(event), event)) pending.push(cr);
       continue;
     }
     hits.push(hitOf(cr, r.effect as HitEffect));
@@ -242,6 +246,9 @@ export async function evaluate<E extends PolicyEvent>(
       if (first === undefined) firstOf.set(key, i);
       return first ?? i;
     });
+    // Both agents keep the rewrite of the hook that finished last: completion order is recorded.
+    const finished: number[] = m.pending.map(() => -1);
+    let finishOrder = 0;
     const outcomes = await Promise.all(
       m.pending.map(async (cr, i): Promise<HookOutcome | undefined> => {
         if (sharedWith[i] !== i) return undefined;
@@ -255,7 +262,9 @@ export async function evaluate<E extends PolicyEvent>(
           };
         }
         try {
-          return await runner(cr, event);
+          const o = await runner(cr, event);
+          finished[i] = finishOrder++;
+          return o;
         } catch (err) {
           return {
             effect: failClosedEffect(m.seam),
@@ -270,6 +279,8 @@ export async function evaluate<E extends PolicyEvent>(
     // Codex blocks a tool call or a prompt with the reason of the first blocking hook in configured
     // order; the others still block, silently.
     let codexBlocked = false;
+    let rewroteAt = -1;
+    let rewriter: TraceEntry | undefined;
     m.pending.forEach((cr, i) => {
       const shared = sharedWith[i] !== i;
       const o = outcomes[sharedWith[i]!]!;
@@ -294,9 +305,17 @@ export async function evaluate<E extends PolicyEvent>(
         m.hits.push(h);
       }
       for (const text of o.context ?? []) m.hits.push({ rule: id, effect: 'context', text, order: cr.order });
-      if (o.updatedInput && (o.effect === 'allow' || o.effect === undefined) && !updatedInput) {
-        updatedInput = o.updatedInput;
+      if (o.updatedInput && (o.effect === 'allow' || o.effect === undefined) && !shared) {
         entry.note = 'the hook rewrote the tool input';
+        if (finished[i]! >= rewroteAt) {
+          const previous = rewriter;
+          if (previous) previous.note = 'the hook rewrote the tool input; a rewrite that finished later replaced it';
+          updatedInput = o.updatedInput;
+          rewroteAt = finished[i]!;
+          rewriter = entry;
+        } else {
+          entry.note = 'the hook rewrote the tool input; a rewrite that finished later replaced it';
+        }
       }
       if (shared) entry.note = `the same command as \`${m.pending[sharedWith[i]!]!.rule.id}\`, which Claude Code runs once`;
       m.trace.set(id, entry);
@@ -311,7 +330,7 @@ export async function evaluate<E extends PolicyEvent>(
 export function hookDedupKey(cr: CompiledRule): string | undefined {
   const h = cr.rule.hook;
   if (!h || h.dialect !== 'claude' || h.event === undefined || h.pluginRoot !== undefined) return undefined;
-  return JSON.stringify([h.event, h.command, h.args ?? null]);
+  return JSON.stringify([h.event, h.http ? 'http' : 'command', h.command, h.args ?? null]);
 }
 
 function failClosedEffect(seam: Seam): HookOutcome['effect'] {

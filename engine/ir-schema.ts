@@ -133,6 +133,14 @@ export const IR_SCHEMA = {
         matcher: { type: 'string' },
         args: { type: 'array', items: { type: 'string' } },
         shell: { const: 'bash' },
+        http: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            headers: { type: 'object', additionalProperties: { type: 'string' } },
+            allowedEnvVars: { type: 'array', items: { type: 'string' } },
+          },
+        },
         if: { type: 'string', minLength: 1 },
         pluginRoot: { type: 'string' },
         source: {

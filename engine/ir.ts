@@ -105,7 +105,14 @@ export type Expr =
 export type HookDialect = 'claude' | 'codex';
 
 export interface HookSpec {
+  /** The shell command (or, with `args`, the program); for an `http` hook, the URL the payload is POSTed to. */
   command: string;
+  /**
+   * Claude Code's `http` handler: the payload is POSTed as JSON to the URL in `command`, with these
+   * headers; `$NAME` and `${NAME}` in a header value are filled from the environment only for the
+   * names in `allowedEnvVars` (others become empty).
+   */
+  http?: { headers?: Record<string, string>; allowedEnvVars?: string[] };
   /** Milliseconds; absent means the dialect's default. */
   timeoutMs?: number;
   dialect: HookDialect;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeEvent, responseText } from './normalize.js';
+import { normalizeAnyEvent, normalizeEvent, responseText } from './normalize.js';
 
 describe('normalizeEvent', () => {
   it('reads the native pre-tool shape', () => {
@@ -70,5 +70,35 @@ describe('normalizeEvent', () => {
     expect(responseText({ stdout: '', stderr: 'e' })).toBe('e');
     expect(responseText({ a: 1 })).toBe('{"a":1}');
     expect(responseText(undefined)).toBeUndefined();
+  });
+});
+
+describe('normalizeAnyEvent: agent events without a seam', () => {
+  it('reads a native line: the common keys, the agent, and every other key as the event\'s fields', () => {
+    const r = normalizeAnyEvent({ event: 'Notification', agent: 'claude', cwd: '/w', session: 's1', message: 'hi', notification_type: 'idle_prompt', expect: 'none' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.event).toEqual({ seam: 'agent-event', event: 'Notification', agent: 'claude', cwd: '/w', session: 's1', fields: { message: 'hi', notification_type: 'idle_prompt' } });
+  });
+
+  it('reads a raw payload, taking a payload with `model` for Codex\'s and null paths as absent', () => {
+    const r = normalizeAnyEvent({ hook_event_name: 'PreCompact', session_id: 's', turn_id: 't', transcript_path: null, cwd: '/w', model: 'gpt-5.5', trigger: 'auto' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.event).toEqual({ seam: 'agent-event', event: 'PreCompact', agent: 'codex', cwd: '/w', session: 's', fields: { trigger: 'auto' } });
+  });
+
+  it('leaves seam events to normalizeEvent', () => {
+    expect(normalizeAnyEvent({ seam: 'prompt', prompt: 'x' }).event).toEqual({ seam: 'prompt', prompt: 'x' });
+  });
+
+  it('names what is wrong: an unknown event, a seam event, an agent without the event, a bad agent', () => {
+    expect(normalizeAnyEvent({ event: 'Nope' }).diagnostics[0]).toMatchObject({ pointer: '/event', message: '`Nope` is not an agent event without a seam' });
+    expect(normalizeAnyEvent({ event: 'PreToolUse' }).diagnostics[0]).toMatchObject({ message: '`PreToolUse` is the `pre-tool` seam' });
+    expect(normalizeAnyEvent({ event: 'Interrupt', agent: 'claude' }).diagnostics[0]).toMatchObject({ message: 'Claude Code has no `Interrupt` event' });
+    expect(normalizeAnyEvent({ event: 'Notification', agent: 'gemini' }).diagnostics[0]).toMatchObject({ pointer: '/agent' });
+  });
+
+  it('tells normalizeEvent callers that an agent event has no seam', () => {
+    expect(normalizeEvent({ event: 'Notification' }).diagnostics[0]!.message).toBe('the agent event `Notification` has no seam, so no rule decides it');
+    expect(normalizeEvent({ hook_event_name: 'Notification' }).diagnostics[0]!.message).toContain('has no seam');
   });
 });

@@ -61,8 +61,10 @@ class Reader {
     this.diagnostics.push(diagnostic('event/invalid', 'error', message, { pointer, help }));
   }
 
+  /** A string field; `null` (which Codex sends for a missing path or message) reads as absent when not required. */
   string(key: string, required: boolean): string | undefined {
     const v = this.obj[key];
+    if (v === null && !required) return undefined;
     if (v === undefined) {
       if (required) this.error(undefined, `missing field \`${key}\``);
       return undefined;

@@ -6,8 +6,9 @@
  * configured command hooks have really run. The glue mirrors `dshpolicy eval --claude-hooks/--codex-hooks`
  * (cli/policy.ts `loadPolicies`): the policy's rules first, then the hooks file's `run` rules.
  *
- * `want` compares `decision`, `reasons` and `context` exactly; `updatedInput` exactly too (absent
- * means the decision must carry none); `rules` when given. `want.diagnostics` lists every diagnostic
+ * The event may be an agent event without a seam (`{"event": "PreCompact", ...}`): its hooks run
+ * with the agent's semantics for it. `want` compares `decision`, `reasons` and `context` exactly;
+ * `updatedInput` and an agent event's `output` exactly too (absent means the decision carries none); `rules` when given. `want.diagnostics` lists every diagnostic
  * of loading, compiling and evaluating (any severity, matched as in specs/diagnostics.ts); without
  * it there must be no error or warning at all. `skip: "<why>"` keeps a case that states what the
  * real agent does but that this code does not do yet (DSHPOLICY_RUN_SKIPPED=1 runs them anyway).
@@ -22,9 +23,9 @@ import { compileHooks, hooksImporter, loadHooksText, type Agent } from '../bridg
 import { compileText } from '../dsl/index.js';
 import {
   compilePolicy,
-  evaluate,
+  evaluateAny,
   IR_VERSION,
-  normalizeEvent,
+  normalizeAnyEvent,
   processHookRunner,
   validateIR,
   type Diagnostic,
@@ -44,6 +45,8 @@ interface WantRun {
   context: string[];
   rules?: string[];
   updatedInput?: Record<string, unknown>;
+  /** An agent event's own answer (worktreePath, action, retry, ...); absent means none. */
+  output?: Record<string, unknown>;
   diagnostics?: WantedDiagnostic[];
 }
 
@@ -60,7 +63,7 @@ interface RunCase {
 }
 
 const CASE_KEYS = new Set(['note', 'agent', 'hooks', 'file', 'policy', 'event', 'want', 'skip']);
-const WANT_KEYS = new Set(['decision', 'reasons', 'context', 'rules', 'updatedInput', 'diagnostics']);
+const WANT_KEYS = new Set(['decision', 'reasons', 'context', 'rules', 'updatedInput', 'output', 'diagnostics']);
 const DIAG_KEYS = new Set(['code', 'at', 'file', 'pointer', 'message']);
 
 function fail(where: string, msg: string): never {
@@ -144,9 +147,9 @@ async function run(c: RunCase): Promise<void> {
   // What the bridge emits validates like any IR, after a trip through JSON.
   expect(validateIR(JSON.parse(JSON.stringify(ir))).diagnostics, 'the merged IR validates').toEqual([]);
 
-  const norm = normalizeEvent(c.event);
+  const norm = normalizeAnyEvent(c.event);
   expect(norm.diagnostics, 'the event is valid').toEqual([]);
-  const decision = await evaluate(compilePolicy(ir), norm.event!, { runner });
+  const decision = await evaluateAny(compilePolicy(ir), norm.event!, { runner });
   diagnostics.push(...decision.diagnostics);
 
   const want = c.want;
@@ -158,6 +161,8 @@ async function run(c: RunCase): Promise<void> {
   }
   got['updatedInput'] = decision.updatedInput;
   wanted['updatedInput'] = want.updatedInput;
+  got['output'] = decision.seam === 'agent-event' ? decision.output : undefined;
+  wanted['output'] = want.output;
   expect(got, JSON.stringify({ trace: decision.trace, diagnostics }, null, 1)).toEqual(wanted);
 
   if (want.diagnostics !== undefined) expectDiagnostics(diagnostics, want.diagnostics, 'diagnostics');

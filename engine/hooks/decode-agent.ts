@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { AgentEvent } from '../events.js';
 import type { HookOutcome } from '../evaluate.js';
 import type { AgentEventInfo } from '../agent-events.js';
-import { decodeFault, type RawHookResult } from './decode.js';
+import { decodeFault, failureText, type RawHookResult } from './decode.js';
 import { codexFault } from './decode-codex.js';
 
 type Base = { exitCode: number | null; timedOut: boolean; diagnostics: Diagnostic[] };
@@ -64,7 +64,7 @@ export function decodeClaudeAgentEvent(raw: RawHookResult, event: AgentEvent, in
     return out;
   }
   if (raw.exitCode !== 0) {
-    warn('hook/failed', `the hook \`${command}\` exited with ${raw.exitCode}: ${raw.stderr.trim().split('\n')[0]?.slice(0, 200) || 'no message'}`);
+    warn('hook/failed', failureText(raw, command));
     if (json) return { ...decodeClaudeJson(json, event, info, base, warn), summary: `exit ${raw.exitCode}, JSON` };
     return { ...base, summary: `exit ${raw.exitCode}` };
   }

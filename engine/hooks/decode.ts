@@ -15,6 +15,15 @@ export interface RawHookResult {
   timedOut: boolean;
   truncated: boolean;
   spawnError?: string;
+  /** Set for an `http` hook: its failures are requests that failed, not exit codes. */
+  http?: true;
+}
+
+/** How a failed run reads in a message: an exit code, or for an http hook what went wrong. */
+export function failureText(raw: RawHookResult, command: string): string {
+  const first = raw.stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
+  if (raw.http) return `the http hook \`${command}\` failed: ${first || 'no answer'}`;
+  return `the hook \`${command}\` exited with ${raw.exitCode}: ${first || 'no message'}`;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -89,7 +98,7 @@ export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId:
     return out;
   }
   if (raw.exitCode !== 0) {
-    warn('hook/failed', `the hook \`${command}\` exited with ${raw.exitCode}: ${firstLine(raw.stderr) || 'no message'}`);
+    warn('hook/failed', failureText(raw, command));
     if (json) return { ...decodeJson(json, event, base, warn), summary: `exit ${raw.exitCode}, JSON` };
     return { ...base, summary: `exit ${raw.exitCode}` };
   }
@@ -142,6 +151,18 @@ function decodeJson(
     return out;
   }
   const decision = json['decision'];
+  if (decision !== undefined && decision !== 'block' && decision !== 'approve') {
+    // The answer fails Claude Code's schema: a non-blocking error, and none of it counts.
+    warn('hook/bad-output', `\`decision\` must be \`block\` (or the legacy \`approve\`), not ${JSON.stringify(decision)}; Claude Code rejects the whole answer`);
+    return { ...base, summary: 'invalid decision' };
+  }
+  if (json['continue'] === false && event.seam === 'prompt') {
+    // `continue: false` stops Claude before the prompt is processed.
+    out.effect = 'block';
+    out.reason = typeof json['stopReason'] === 'string' && json['stopReason'] !== '' ? json['stopReason'] : 'stopped by a hook';
+    out.summary = 'continue: false';
+    return out;
+  }
   if (decision === 'block') {
     const effect = blockingEffect(event.seam);
     if (effect) {

@@ -14,7 +14,7 @@ const preTool: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command:
 function rule(command: string, timeoutMs?: number, seam: Rule['seam'] = 'pre-tool'): CompiledRule {
   const r: Rule = { id: 'p:1:1', seam, effect: 'run', hook: { command, dialect: 'claude' } };
   if (timeoutMs) r.hook!.timeoutMs = timeoutMs;
-  return { rule: r, index: 0, order: 'p', tools: null, selectors: [], when: null, matcher: null };
+  return { rule: r, index: 0, order: 'p', tools: null, selectors: [], when: null, matcher: null, ifRule: null };
 }
 
 const run = processHookRunner();

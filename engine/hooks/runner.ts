@@ -13,7 +13,8 @@ import { agentEventInfo } from '../agent-events.js';
 import { decodeHookResult, type RawHookResult } from './decode.js';
 import { decodeCodexHookResult } from './decode-codex.js';
 import { decodeClaudeAgentEvent, decodeCodexAgentEvent } from './decode-agent.js';
-import { payloadText } from './payload.js';
+import { buildPayload, payloadText } from './payload.js';
+import { runHttpHook } from './http.js';
 
 /** The agents' default command-hook timeout. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 600_000;
@@ -127,7 +128,17 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
     const limits = { cwd, timeoutMs: runOpts.timeoutMs ?? hook.timeoutMs ?? defaultHookTimeoutMs(hook.dialect, event), env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
     const stdin = payloadText(event, hook.dialect);
     // Claude Code's exec form runs the program directly, with placeholders filled in each word.
-    const raw = hook.args
+    const raw = hook.http
+      ? await runHttpHook({
+          url: hook.command,
+          body: JSON.stringify(buildPayload(event, hook.dialect)),
+          ...(hook.http.headers ? { headers: hook.http.headers } : {}),
+          ...(hook.http.allowedEnvVars ? { allowedEnvVars: hook.http.allowedEnvVars } : {}),
+          env,
+          timeoutMs: limits.timeoutMs,
+          outputCap: limits.outputCap,
+        })
+      : hook.args
       ? await runProcess(fillPlaceholders(hook.command, env), hook.args.map((a) => fillPlaceholders(a, env)), stdin, limits)
       : await runCommand(hook.command, shell, stdin, limits);
     let outcome: HookOutcome;
