@@ -21,12 +21,12 @@ export interface OutputFields {
 export const OUTPUT_FIELDS: Readonly<Record<Agent, Readonly<Record<string, OutputFields>>>> = {
   claude: {
     PreToolUse: {
-      honoured: ['exit 2 + stderr', 'permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason', 'decision (legacy; the stricter stands)', 'reason', 'updatedInput', 'additionalContext'],
+      honoured: ['exit 2 + stderr', 'permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason', 'decision (legacy; the stricter stands)', 'reason', 'updatedInput (the last to finish wins)', 'additionalContext', 'continue: false (no effect: Claude Code 2.1.328 runs the call and goes on)'],
       gaps: [],
       rejected: ['an unknown permissionDecision, or a hookSpecificOutput without (or with another) hookEventName: the whole answer is void'],
     },
     PostToolUse: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'additionalContext'], gaps: [], rejected: [] },
-    UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext'], gaps: [], rejected: [] },
+    UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext', 'continue: false (blocks, with stopReason)'], gaps: [], rejected: ['a top-level decision other than block: the whole answer is void'] },
     Stop: { honoured: ['exit 2 + stderr', 'decision: block (continues)', 'reason', 'additionalContext (continues)', 'continue: false (halts)'], gaps: [], rejected: [] },
     SessionStart: { honoured: ['plain stdout as context', 'additionalContext', 'continue: false (halts)'], gaps: [], rejected: [] },
   },

@@ -4,6 +4,7 @@
  */
 import {
   CLAUDE_IF_EVENTS,
+  isHttpUrl,
   SEAM_EFFECTS,
   SEAMS,
   TOOL_SEAMS,
@@ -371,14 +372,7 @@ function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
   }
   if (http && rule.hook) {
     const url = rule.hook.command.value;
-    let ok = false;
-    try {
-      const u = new URL(url);
-      ok = u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      ok = false;
-    }
-    if (!ok) error(ctx, 'check/bad-url', `\`${url}\` is not an http or https url`, rule.hook.command.span, 'with `http: true`, `hook` holds the URL the payload is POSTed to');
+    if (!isHttpUrl(url)) error(ctx, 'check/bad-url', `\`${url}\` is not an http or https url`, rule.hook.command.span, 'with `http: true`, `hook` holds the URL the payload is POSTed to');
   }
   if (args && shell) {
     error(

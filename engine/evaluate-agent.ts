@@ -12,24 +12,15 @@ import { ifSelects, type CompiledPolicy, type CompiledRule } from './compile.js'
 import { codexMatcherInputs } from './match/index.js';
 import { hookDedupKey, evaluate, type Decision, type EvaluateOptions, type HookOutcome, type TraceEntry } from './evaluate.js';
 
-export interface AgentEventDecision {
+/** An agent event's decision: the shape of a seam's, with the event's own words and answer. */
+export interface AgentEventDecision extends Omit<Decision, 'seam' | 'decision'> {
   seam: 'agent-event';
   /** The agent's event name. */
   event: string;
   agent?: HookDialect;
   decision: AgentEventDecisionWord;
-  /** The winning level's reasons in configured order, deduplicated. */
-  reasons: string[];
-  reason?: string;
-  context: string[];
-  /** Ids of the hook rules that decided. */
-  rules: string[];
-  trace: TraceEntry[];
-  /** A PermissionRequest hook's rewrite of the tool input, when it allowed the call with one. */
-  updatedInput?: Record<string, unknown>;
   /** The event's own answer: `worktreePath`, `action`/`content`, `retry`, `watchPaths`, `displayContent`. */
   output?: Record<string, unknown>;
-  diagnostics: Diagnostic[];
 }
 
 export type AnyDecision = Decision | AgentEventDecision;

@@ -12,7 +12,7 @@
  */
 import { basename, posix } from 'node:path';
 import type { Node } from 'jsonc-parser';
-import { CLAUDE_CODE_TOOLS, diagnostic, sortDiagnostics, type Diagnostic, type Severity } from '../../engine/index.js';
+import { CLAUDE_CODE_TOOLS, diagnostic, isHttpUrl, sortDiagnostics, type Diagnostic, type Severity } from '../../engine/index.js';
 import type { HookHandler, HooksConfig, Layer, MatcherGroup, SourceRef } from '../config.js';
 import { claudeDedupKey } from './dedup.js';
 import {
@@ -523,14 +523,7 @@ class FileLoader {
     }
     if (type === 'http') {
       const url = v['url'] as string;
-      let ok = false;
-      try {
-        const u = new URL(url);
-        ok = u.protocol === 'http:' || u.protocol === 'https:';
-      } catch {
-        ok = false;
-      }
-      if (!ok) this.report('claude/bad-url', 'warning', `\`${url}\` is not an http or https url`, props.get('url')!.value);
+      if (!isHttpUrl(url)) this.report('claude/bad-url', 'warning', `\`${url}\` is not an http or https url`, props.get('url')!.value);
       const allowedVars = new Set((v['allowedEnvVars'] as string[] | undefined) ?? []);
       const headers = (v['headers'] as Record<string, string> | undefined) ?? {};
       for (const [name, hv] of Object.entries(headers)) {

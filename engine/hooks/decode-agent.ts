@@ -8,8 +8,8 @@ import { diagnostic, type Diagnostic } from '../diagnostics.js';
 import type { AgentEvent } from '../events.js';
 import type { HookOutcome } from '../evaluate.js';
 import type { AgentEventInfo } from '../agent-events.js';
-import { decodeFault, failureText, type RawHookResult } from './decode.js';
-import { codexFault } from './decode-codex.js';
+import { claudeSpecific, decodeFault, failureText, type RawHookResult } from './decode.js';
+import { codexStart } from './decode-codex.js';
 
 type Base = { exitCode: number | null; timedOut: boolean; diagnostics: Diagnostic[] };
 
@@ -84,17 +84,9 @@ function decodeClaudeJson(
   warn: (code: string, message: string) => void,
 ): HookOutcome {
   const out: HookOutcome = { ...base, summary: 'exit 0, JSON' };
-  const specific = isObject(json['hookSpecificOutput']) ? json['hookSpecificOutput'] : undefined;
-  if (specific) {
-    if (typeof specific['hookEventName'] !== 'string') {
-      warn('hook/bad-output', 'the hook\'s `hookSpecificOutput` has no `hookEventName`; Claude Code ignores the whole answer');
-      return { ...base, summary: 'no hookEventName' };
-    }
-    if (specific['hookEventName'] !== event.event) {
-      warn('hook/wrong-event', `the hook answered for \`${specific['hookEventName']}\` during \`${event.event}\``);
-      return { ...base, summary: 'wrong hookEventName' };
-    }
-  }
+  const checked = claudeSpecific(json, event.event, base, warn);
+  if ('void' in checked) return checked.void;
+  const specific = checked.specific;
   if (json['continue'] === false && info.halt) {
     return { ...out, effect: 'halt', reason: nonEmpty(json['stopReason']) ?? 'stopped by a hook', summary: 'continue: false' };
   }
@@ -183,13 +175,7 @@ const CODEX_TOP_LEVEL = ['continue', 'stopReason', 'suppressOutput', 'systemMess
 
 /** Codex's reading of a command hook's answer on an agent event without a seam. */
 export function decodeCodexAgentEvent(raw: RawHookResult, event: AgentEvent, info: AgentEventInfo, ruleId: string, command: string): HookOutcome {
-  const diagnostics: Diagnostic[] = [];
-  const base: Base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
-  const failed = (summary: string, why: string): HookOutcome => {
-    diagnostics.push(diagnostic('hook/failed', 'warning', `rule \`${ruleId}\`: the hook \`${command}\` ${why}; Codex counts it as failed and goes on`));
-    return { ...base, summary };
-  };
-  const fault = codexFault(raw, diagnostics, ruleId, failed);
+  const { base, failed, fault } = codexStart(raw, ruleId, command);
   if (fault) return fault;
   if (raw.exitCode === 2) {
     const reason = raw.stderr.trim();

@@ -29,6 +29,20 @@ function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
+/**
+ * The start of every Codex decoding: the outcome's base, the `failed` outcome maker, and the
+ * failed outcome of a hook that did not finish normally (undefined when it exited).
+ */
+export function codexStart(raw: RawHookResult, ruleId: string, command: string) {
+  const diagnostics: Diagnostic[] = [];
+  const base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
+  const failed = (summary: string, why: string): HookOutcome => {
+    diagnostics.push(diagnostic('hook/failed', 'warning', `rule \`${ruleId}\`: the hook \`${command}\` ${why}; Codex counts it as failed and goes on`));
+    return { ...base, summary };
+  };
+  return { base, failed, fault: codexFault(raw, diagnostics, ruleId, failed) };
+}
+
 /** Codex's reading of a hook that did not finish normally: a failed hook. Undefined when it exited. */
 export function codexFault(
   raw: RawHookResult,
@@ -44,13 +58,7 @@ export function codexFault(
 }
 
 export function decodeCodexHookResult(raw: RawHookResult, event: PolicyEvent, ruleId: string, command: string): HookOutcome {
-  const diagnostics: Diagnostic[] = [];
-  const base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
-  const failed = (summary: string, why: string): HookOutcome => {
-    diagnostics.push(diagnostic('hook/failed', 'warning', `rule \`${ruleId}\`: the hook \`${command}\` ${why}; Codex counts it as failed and goes on`));
-    return { ...base, summary };
-  };
-  const fault = codexFault(raw, diagnostics, ruleId, failed);
+  const { base, failed, fault } = codexStart(raw, ruleId, command);
   if (fault) return fault;
 
   if (raw.exitCode === 2) {

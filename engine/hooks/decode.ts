@@ -110,6 +110,30 @@ export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId:
   return decodeJson(json, event, base, warn);
 }
 
+/**
+ * Claude Code validates an answer whole: a `hookSpecificOutput` without `hookEventName`, or naming
+ * another event, voids every field of it. Returns the object (undefined when there is none), or
+ * the void outcome.
+ */
+export function claudeSpecific(
+  json: Record<string, unknown>,
+  eventName: string,
+  base: { exitCode: number | null; timedOut: boolean; diagnostics: Diagnostic[] },
+  warn: (code: string, message: string) => void,
+): { specific: Record<string, unknown> | undefined } | { void: HookOutcome } {
+  const specific = isObject(json['hookSpecificOutput']) ? json['hookSpecificOutput'] : undefined;
+  if (!specific) return { specific };
+  if (typeof specific['hookEventName'] !== 'string') {
+    warn('hook/bad-output', 'the hook\'s `hookSpecificOutput` has no `hookEventName`; Claude Code ignores the whole answer');
+    return { void: { ...base, summary: 'no hookEventName' } };
+  }
+  if (specific['hookEventName'] !== eventName) {
+    warn('hook/wrong-event', `the hook answered for \`${specific['hookEventName']}\` during \`${eventName}\``);
+    return { void: { ...base, summary: 'wrong hookEventName' } };
+  }
+  return { specific };
+}
+
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
@@ -128,19 +152,9 @@ function decodeJson(
   warn: (code: string, message: string) => void,
 ): HookOutcome {
   const out: HookOutcome = { ...base, summary: 'exit 0, JSON' };
-  const specific = isObject(json['hookSpecificOutput']) ? json['hookSpecificOutput'] : undefined;
-  if (specific) {
-    // The output is validated whole: a hookSpecificOutput without its event name, or for another
-    // event, voids every field of it.
-    if (typeof specific['hookEventName'] !== 'string') {
-      warn('hook/bad-output', 'the hook\'s `hookSpecificOutput` has no `hookEventName`; Claude Code ignores the whole answer');
-      return { ...base, summary: 'no hookEventName' };
-    }
-    if (specific['hookEventName'] !== hookEventName(event)) {
-      warn('hook/wrong-event', `the hook answered for \`${specific['hookEventName']}\` during \`${hookEventName(event)}\``);
-      return { ...base, summary: 'wrong hookEventName' };
-    }
-  }
+  const checked = claudeSpecific(json, hookEventName(event), base, warn);
+  if ('void' in checked) return checked.void;
+  const specific = checked.specific;
   const reason = typeof json['reason'] === 'string' && json['reason'] !== '' ? json['reason'] : undefined;
   // `continue: false` ends the session on Stop and SessionStart; on a tool call Claude Code 2.1.328
   // in print mode runs the call and goes on (seen running), so it decides nothing there.

@@ -24,6 +24,16 @@ export interface HttpHookRequest {
   outputCap: number;
 }
 
+/** Whether `url` is an absolute `http:` or `https:` URL, the only ones an http hook may call. */
+export function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /** `$NAME` and `${NAME}` in a header value, filled only for the allowed names (others empty). */
 export function fillHeader(value: string, allowed: readonly string[], env: NodeJS.ProcessEnv): string {
   return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, a: string | undefined, b: string | undefined) => {

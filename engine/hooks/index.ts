@@ -3,3 +3,4 @@ export { buildPayload, payloadText, hookEventName } from './payload.js';
 export { decodeHookResult, type RawHookResult } from './decode.js';
 export { decodeCodexHookResult } from './decode-codex.js';
 export { decodeClaudeAgentEvent, decodeCodexAgentEvent } from './decode-agent.js';
+export { isHttpUrl, runHttpHook } from './http.js';
