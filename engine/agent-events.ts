@@ -52,11 +52,16 @@ export interface AgentEventInfo {
   special?: AgentEventSpecial;
   /** Default timeout of a command hook, when it is not the agent's usual 600 s. */
   timeoutMs?: number;
-  /** Claude Code: whether the payload carries `prompt_id` and `permission_mode` (and `effort` on tool events). */
+  /** Whether the payload carries `permission_mode`. */
   permissionMode?: boolean;
-  toolContext?: boolean;
-  /** Codex: whether the payload carries `turn_id` / `permission_mode`. */
+  /** Claude Code: whether the payload carries `effort`. */
+  effort?: boolean;
+  /** Claude Code: the event fires before any prompt, so its payload has no `prompt_id`. */
+  noPromptId?: boolean;
+  /** Codex: whether the payload carries `turn_id`. */
   turnId?: boolean;
+  /** Codex: the payload has no `model`. */
+  noModel?: boolean;
   /** Codex: the `hookSpecificOutput` fields the event accepts (null: none). */
   codexSpecific?: readonly string[] | null;
   /** One line for reports: what the event is and what a hook can do there. */
@@ -78,38 +83,40 @@ export const CLAUDE_IF_EVENTS: readonly string[] = ['PreToolUse', 'PostToolUse',
 type Row = Omit<AgentEventInfo, 'name' | 'dialect'>;
 
 const CLAUDE_ROWS: Record<string, Row> = {
-  Setup: { matchField: 'trigger', halt: true, context: true, summary: 'cannot block; context at the start of the conversation' },
-  InstructionsLoaded: { matchField: 'load_reason', halt: false, context: false, summary: 'runs in the background; output and exit code are ignored' },
+  Setup: { matchField: 'trigger', halt: true, context: true, noPromptId: true, summary: 'cannot block; context at the start of the conversation' },
+  InstructionsLoaded: { matchField: 'load_reason', halt: false, context: false, noPromptId: true, summary: 'runs in the background; output and exit code are ignored' },
   UserPromptExpansion: {
     matchField: 'command_name', exit2: 'block', block: 'block', halt: true, context: true, plainContext: true, permissionMode: true,
     summary: 'exit 2 or `decision: block` blocks the expansion; context beside the prompt',
   },
   MessageDisplay: { halt: false, context: false, special: 'message-display', timeoutMs: 10_000, summary: '`displayContent` replaces what is shown; nothing else' },
   PermissionRequest: {
-    matchField: 'tool_name', halt: true, context: false, special: 'permission-request', permissionMode: true, toolContext: true,
+    // 2.1.328 ignores `continue: false` here (seen running).
+    matchField: 'tool_name', halt: false, context: false, special: 'permission-request', permissionMode: true, effort: true,
     summary: '`decision.behavior` allows or denies the permission prompt; exit 2 is not honoured',
   },
   PermissionDenied: {
-    matchField: 'tool_name', halt: true, context: false, special: 'permission-denied', outputs: ['retry'], permissionMode: true, toolContext: true,
+    matchField: 'tool_name', halt: true, context: false, special: 'permission-denied', outputs: ['retry'], permissionMode: true, effort: true,
     summary: '`retry: true` lets the model retry; exit code ignored',
   },
   PostToolUseFailure: {
-    matchField: 'tool_name', exit2: 'block', block: 'block', halt: true, context: true, permissionMode: true, toolContext: true,
+    // 2.1.328 in print mode asks the model again after `continue: false` here (seen running).
+    matchField: 'tool_name', exit2: 'block', block: 'block', halt: false, context: true, permissionMode: true, effort: true,
     summary: 'exit 2 or `decision: block` gives the model feedback; context beside the error',
   },
   PostToolBatch: {
-    exit2: 'block', block: 'block', halt: true, context: true, permissionMode: true, toolContext: true,
+    exit2: 'block', block: 'block', halt: true, context: true, permissionMode: true, effort: true,
     summary: 'exit 2 or `decision: block` stops the loop before the next model call; context beside the results',
   },
   Notification: { matchField: 'notification_type', halt: false, context: false, summary: 'cannot decide; output and exit code are ignored' },
   SubagentStart: { matchField: 'agent_type', halt: true, context: true, summary: 'cannot block; context for the subagent' },
   SubagentStop: {
-    matchField: 'agent_type', exit2: 'continue', block: 'continue', halt: true, context: true, permissionMode: true,
-    summary: 'exit 2 or `decision: block` keeps the subagent working with the reason',
+    matchField: 'agent_type', exit2: 'continue', block: 'continue', halt: true, context: true, permissionMode: true, effort: true,
+    summary: 'exit 2 or `decision: block` keeps the subagent working with the reason; `continue: false` ends the subagent (the parent goes on)',
   },
   TaskCreated: { exit2: 'block', block: 'block', halt: false, context: false, permissionMode: true, summary: 'exit 2 or `decision: block` rolls the task back' },
   TaskCompleted: { exit2: 'block', halt: true, context: false, permissionMode: true, summary: 'exit 2 prevents completion; `continue: false` stops the teammate' },
-  StopFailure: { matchField: 'error', narrowMatcher: true, halt: false, context: false, summary: 'output and exit code are ignored' },
+  StopFailure: { matchField: 'error', narrowMatcher: true, halt: false, context: false, effort: true, summary: 'output and exit code are ignored' },
   TeammateIdle: { exit2: 'continue', halt: true, context: false, permissionMode: true, summary: 'exit 2 keeps the teammate working; `continue: false` stops it' },
   ConfigChange: { matchField: 'source', exit2: 'block', block: 'block', halt: false, context: false, summary: 'exit 2 or `decision: block` blocks the change (not `policy_settings`)' },
   CwdChanged: { halt: true, context: false, outputs: ['watchPaths'], summary: 'cannot block; `watchPaths` sets the watched files' },
@@ -148,7 +155,7 @@ const CODEX_ROWS: Record<string, Row> = {
     matchField: 'agent_type', exit2: 'continue', block: 'continue', halt: true, context: false, turnId: true, permissionMode: true,
     codexSpecific: null, summary: 'exit 2 or `decision: block` with a reason keeps the subagent working',
   },
-  SessionEnd: { matchField: 'reason', halt: false, context: false, turnId: true, permissionMode: true, codexSpecific: null, summary: 'cannot decide' },
+  SessionEnd: { matchField: 'reason', halt: false, context: false, noModel: true, codexSpecific: null, summary: 'cannot decide' },
   StopFailure: { matchField: 'error', halt: false, context: false, turnId: true, permissionMode: true, codexSpecific: null, summary: 'cannot decide' },
   Interrupt: { matchField: 'reason', halt: false, context: false, turnId: true, permissionMode: true, codexSpecific: null, summary: 'cannot decide' },
 };

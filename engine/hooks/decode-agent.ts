@@ -115,7 +115,8 @@ function decodeClaudeJson(
           if (isObject(d['updatedInput'])) out.updatedInput = d['updatedInput'];
         } else {
           out.effect = d['interrupt'] === true ? 'halt' : 'deny';
-          out.reason = nonEmpty(d['message']) ?? 'denied by a PermissionRequest hook';
+          // Claude Code's own words for a deny without a message (2.1.328, seen running).
+          out.reason = nonEmpty(d['message']) ?? 'Permission denied by hook';
           out.summary = d['interrupt'] === true ? 'decision.behavior deny, interrupt' : 'decision.behavior deny';
         }
         break;

@@ -37,18 +37,16 @@ function agentEventPayload(event: AgentEvent, dialect: HookDialect): Record<stri
   if (dialect === 'claude') {
     p['transcript_path'] = event.transcript_path ?? '';
     p['cwd'] = event.cwd ?? process.cwd();
-    if (info?.permissionMode) {
-      p['prompt_id'] = OFFLINE.promptId;
-      p['permission_mode'] = event.permission_mode ?? 'default';
-    }
-    if (info?.toolContext) p['effort'] = { level: OFFLINE.effort };
+    if (!info?.noPromptId) p['prompt_id'] = OFFLINE.promptId;
+    if (info?.permissionMode) p['permission_mode'] = event.permission_mode ?? 'default';
+    if (info?.effort) p['effort'] = { level: OFFLINE.effort };
     p['hook_event_name'] = event.event;
   } else {
     if (info?.turnId) p['turn_id'] = OFFLINE.turnId;
     p['transcript_path'] = event.transcript_path ?? null;
     p['cwd'] = event.cwd ?? process.cwd();
     p['hook_event_name'] = event.event;
-    p['model'] = OFFLINE.codexModel;
+    if (!info?.noModel) p['model'] = OFFLINE.codexModel;
     if (info?.permissionMode) p['permission_mode'] = event.permission_mode === 'bypassPermissions' ? 'bypassPermissions' : 'default';
   }
   for (const [k, v] of Object.entries(event.fields)) if (!(k in p)) p[k] = v;

@@ -143,7 +143,7 @@ export interface OfflineObservation extends Observation {
 }
 
 /** The environment a hook gets offline: the parent's basics and the project dir, nothing of an enclosing agent. */
-function hookEnv(dir: string): NodeJS.ProcessEnv {
+export function hookEnv(dir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'SHELL', 'USER', 'LOGNAME', 'HOME']) {
     const value = process.env[name];

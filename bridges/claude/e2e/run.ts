@@ -18,6 +18,8 @@ export interface RunOptions {
   script?: Turn[];
   /** The model's reply once the script is used up. Default `Done.` */
   finalText?: string;
+  /** Model calls beyond this many are answered 400 (default 64); 0 makes every model call fail. */
+  maxMessageRequests?: number;
   /** `hooks` of the project's `.claude/settings.json`. */
   hooks?: HooksSettings;
   /** `permissions` of the project's `.claude/settings.json`. */
@@ -120,7 +122,11 @@ export async function runClaude(options: RunOptions = {}): Promise<RunResult> {
   const tmp = path.join(root, 'tmp');
   let server: ModelServer | undefined;
   try {
-    server = await startModelServer({ script: options.script ?? [], finalText: options.finalText });
+    server = await startModelServer({
+      script: options.script ?? [],
+      finalText: options.finalText,
+      ...(options.maxMessageRequests !== undefined ? { maxMessageRequests: options.maxMessageRequests } : {}),
+    });
     await prepare(project, home, tmp, options);
     const format = options.outputFormat ?? 'stream-json';
     const args = ['-p', options.prompt ?? 'go', '--output-format', format];

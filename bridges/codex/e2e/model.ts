@@ -14,7 +14,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 /** One model reply: a function tool call, a freeform (custom) tool call, or an assistant message. */
 export type Turn =
-  | { call: { name: string; args: Record<string, unknown> } }
+  | { call: { name: string; args: Record<string, unknown>; namespace?: string } }
   | { custom: { name: string; input: string } }
   | { text: string };
 
@@ -42,6 +42,13 @@ export interface MockModelOptions {
   onRequest?: (req: RecordedRequest) => void;
   /** Requests beyond this many are refused with HTTP 429 (default 200), to bound runaway sessions. */
   maxRequests?: number;
+  /**
+   * Consulted for every responses request before the script: a turn it returns answers the request
+   * without using up a script turn (`turn` stays undefined). Lets a test answer one party of a
+   * multi-agent session (a subagent, a compaction) by what the request contains, whatever the order
+   * the parties' requests arrive in.
+   */
+  route?: (req: RecordedRequest) => Turn | undefined;
 }
 
 export interface MockModel {
@@ -92,7 +99,10 @@ export async function startMockModel(opts: MockModelOptions): Promise<MockModel>
       return;
     }
     let turn: Turn;
-    if (nextTurn < opts.script.length) {
+    const routed = opts.route?.(record);
+    if (routed !== undefined) {
+      turn = routed;
+    } else if (nextTurn < opts.script.length) {
       record.turn = nextTurn;
       turn = opts.script[nextTurn++]!;
     } else {
@@ -182,6 +192,7 @@ function outputItem(turn: Turn, n: number): Record<string, unknown> {
       id: `fc_${n}`,
       call_id: `call_${n}`,
       name: turn.call.name,
+      ...(turn.call.namespace !== undefined ? { namespace: turn.call.namespace } : {}),
       arguments: JSON.stringify(turn.call.args),
       status: 'completed',
     };

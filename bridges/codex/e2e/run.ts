@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { stringify as tomlStringify } from 'smol-toml';
 import { ensureCodex } from './install.js';
-import { startMockModel, type MockModel, type RecordedRequest, type Turn } from './model.js';
+import { startMockModel, type MockModel, type MockModelOptions, type RecordedRequest, type Turn } from './model.js';
 
 /** The model slug written to config.toml: one the bundled catalog knows, so Codex offers apply_patch. */
 export const DEFAULT_MODEL = 'gpt-5.5';
@@ -64,6 +64,10 @@ export interface RunCodexOptions {
   prompt?: string;
   /** The text the stand-in sends once the script is used up. */
   finalText?: string;
+  /** Answers chosen by request content before the script (see `MockModelOptions.route`), e.g. a subagent's. */
+  route?: MockModelOptions['route'];
+  /** Responses requests beyond this many get HTTP 429 (default 200); 0 makes every model call fail. */
+  maxRequests?: number;
   /** Written as `$CODEX_HOME/hooks.json` (`{ "hooks": ... }`). */
   hooks?: PerRun<HookEvents>;
   /** Written as a `[hooks]` table in `$CODEX_HOME/config.toml`. */
@@ -161,7 +165,12 @@ export async function runCodex(opts: RunCodexOptions): Promise<RunCodexResult> {
 
   let model: MockModel | undefined;
   try {
-    model = await startMockModel({ script: opts.script, ...(opts.finalText !== undefined ? { finalText: opts.finalText } : {}) });
+    model = await startMockModel({
+      script: opts.script,
+      ...(opts.finalText !== undefined ? { finalText: opts.finalText } : {}),
+      ...(opts.route !== undefined ? { route: opts.route } : {}),
+      ...(opts.maxRequests !== undefined ? { maxRequests: opts.maxRequests } : {}),
+    });
     for (const dir of [paths.project, paths.codexHome, paths.home, paths.bin, paths.out]) await mkdir(dir, { recursive: true });
     for (const [name, content] of Object.entries(opts.scripts ?? {})) {
       const file = join(paths.bin, name);
