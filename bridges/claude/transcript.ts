@@ -1,0 +1,587 @@
+/**
+ * Reads Claude Code session transcripts (`~/.claude/projects/<dir>/<session>.jsonl`, the hook
+ * payload's `transcript_path`) for the facts of the `stop` seam: the tool calls made since the
+ * user's last prompt and the last assistant message.
+ *
+ * The file is JSON Lines, appended to as the session runs. What marks what (seen on Claude Code
+ * 2.1.328; fixtures in testdata/transcripts/, made as testdata/README.md says):
+ *
+ * - a real prompt is a `type: "user"` line whose `message.content` is a string (or text blocks)
+ *   and which is not `isMeta`, not `isCompactSummary`, not a sidechain and carries no
+ *   `tool_result` block (tool results come back as user lines too);
+ * - a tool call is a `tool_use` block (`name`, `input`) of an `assistant` line; one API message is
+ *   written as one line per content block, the lines sharing `message.id`;
+ * - a Stop hook that blocks adds an `isMeta` user line `Stop hook feedback:\n<reason>` with the
+ *   same `promptId`: the continuation belongs to the same turn, it is not a new prompt;
+ * - everything else (`attachment`, `system`, `queue-operation`, `last-prompt`, `api-request*`,
+ *   `summary`, `file-history-snapshot`, ...) carries nothing the stop seam reads.
+ *
+ * The readers here never throw: problems are diagnostics.
+ *
+ * The line machinery (backward and forward readers, the turn driver, the item and facts types) is
+ * shared with the Codex rollout reader in ../codex/rollout.ts.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import { diagnostic, type Diagnostic, type ToolCall } from '../../engine/index.js';
+
+// ---------------------------------------------------------------------------------------------
+// Shared types
+
+/** The facts of the turn that is ending, as a transcript tells them. */
+export interface TurnFacts {
+  /** The tool calls since the user's last prompt, in order (every call the model made, run or not). */
+  turn: ToolCall[];
+  /** The text of the last assistant message of the turn. */
+  lastMessage?: string;
+  diagnostics: Diagnostic[];
+  /** Lines skipped as unreadable (not JSON, or not a JSON object). */
+  skipped: number;
+  /** The prompt that started the turn, when it was found. */
+  prompt?: string;
+  /** Forced continuations (blocking Stop hooks) since the prompt. */
+  continuations: number;
+  /** Bytes of the file read; the backward read stops at the turn's prompt. */
+  bytesRead: number;
+}
+
+export interface ReadTurnOptions {
+  /** How many bytes at most to read back from the end of the file. Default 64 MiB. */
+  maxBytes?: number;
+}
+
+/** One event-worthy item of a whole transcript, in file order (`line` is 1-based). */
+export type TranscriptItem =
+  | { kind: 'prompt'; line: number; prompt: string }
+  | { kind: 'tool-call'; line: number; id?: string; call: ToolCall }
+  /** A tool's result; `call` is the call it answers when the call was seen earlier in the file. */
+  | { kind: 'tool-result'; line: number; id?: string; call?: ToolCall; output?: string; isError?: boolean }
+  /**
+   * The agent stopping (a final assistant message with no tool call after it): what the `stop`
+   * seam would see then. `continuations`: blocking Stop hooks since the prompt, before this stop.
+   */
+  | { kind: 'stop'; line: number; turn: ToolCall[]; lastMessage?: string; continuations: number }
+  /** A blocking Stop hook made the agent continue; `reason` is what the agent was told. */
+  | { kind: 'continuation'; line: number; reason: string }
+  | { kind: 'diagnostic'; diagnostic: Diagnostic };
+
+export interface IterateOptions {
+  /** Lines longer than this are skipped unread. Default 64 MiB. */
+  maxLineBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const FIRST_CHUNK = 64 * 1024;
+const MAX_CHUNK = 1024 * 1024;
+const FORWARD_CHUNK = 256 * 1024;
+const NEWLINE = 0x0a;
+
+// ---------------------------------------------------------------------------------------------
+// Line readers (shared)
+
+/** A line of a JSONL file, without its newline. */
+export interface RawLine {
+  text: string;
+  /** Byte offset of the line's start. */
+  offset: number;
+  /** No newline follows it: the last line of the file, possibly still being written. */
+  unterminated: boolean;
+  /** Too long to read (forward reader only); `text` is empty. */
+  oversized?: boolean;
+}
+
+/** Byte accounting of a backward read. */
+export interface ReadBudget {
+  maxBytes: number;
+  bytesRead: number;
+  /** Set when the read stopped at `maxBytes` before the start of the file. */
+  capped: boolean;
+  /** Set when the file was shorter than its size said (truncated while being read). */
+  shrunk: boolean;
+}
+
+/**
+ * The lines of the first `size` bytes of a file, last to first, read in chunks from the end (64 KiB
+ * growing to 1 MiB). Memory is one chunk plus the line being assembled; it reads no more than
+ * `budget.maxBytes` (a line cut by the cap is not yielded). The text after the last newline comes
+ * first, flagged `unterminated` (empty when the file ends with a newline).
+ */
+export async function* readLinesBackward(handle: FileHandle, size: number, budget: ReadBudget): AsyncGenerator<RawLine> {
+  let pos = size;
+  let chunk = FIRST_CHUNK;
+  /** Pieces of the line being assembled, in file order. */
+  let pending: Buffer[] = [];
+  let first = true;
+  while (pos > 0) {
+    const want = Math.min(chunk, pos, budget.maxBytes - budget.bytesRead);
+    if (want <= 0) {
+      budget.capped = true;
+      return;
+    }
+    const start = pos - want;
+    const buf = Buffer.allocUnsafe(want);
+    const got = await readFully(handle, buf, start);
+    budget.bytesRead += got;
+    if (got < want) {
+      budget.shrunk = true;
+      return;
+    }
+    pos = start;
+    let end = want;
+    for (let i = buf.lastIndexOf(NEWLINE, end - 1); i >= 0; i = end > 0 ? buf.lastIndexOf(NEWLINE, end - 1) : -1) {
+      const piece = buf.subarray(i + 1, end);
+      const line = pending.length === 0 ? piece : Buffer.concat([piece, ...pending]);
+      pending = [];
+      end = i;
+      yield { text: line.toString('utf8'), offset: start + i + 1, unterminated: first };
+      first = false;
+    }
+    if (end > 0) pending.unshift(buf.subarray(0, end));
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+  }
+  yield { text: Buffer.concat(pending).toString('utf8'), offset: 0, unterminated: first };
+}
+
+async function readFully(handle: FileHandle, buf: Buffer, position: number): Promise<number> {
+  let off = 0;
+  while (off < buf.length) {
+    const { bytesRead } = await handle.read(buf, off, buf.length - off, position + off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  return off;
+}
+
+/**
+ * The lines of a file, first to last, read in 256 KiB chunks: constant memory apart from the line
+ * being assembled, which is dropped (and yielded `oversized`) past `maxLineBytes`.
+ */
+export async function* readLinesForward(handle: FileHandle, maxLineBytes: number): AsyncGenerator<RawLine> {
+  const buf = Buffer.allocUnsafe(FORWARD_CHUNK);
+  let pos = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let oversized = false;
+  let lineStart = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+    if (bytesRead === 0) break;
+    let from = 0;
+    const data = buf.subarray(0, bytesRead);
+    for (let i = data.indexOf(NEWLINE); i >= 0; i = data.indexOf(NEWLINE, from)) {
+      if (oversized || pendingBytes + (i - from) > maxLineBytes) {
+        yield { text: '', offset: lineStart, unterminated: false, oversized: true };
+      } else {
+        const piece = buf.subarray(from, i);
+        const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
+        yield { text: line.toString('utf8'), offset: lineStart, unterminated: false };
+      }
+      pending = [];
+      pendingBytes = 0;
+      oversized = false;
+      from = i + 1;
+      lineStart = pos + i + 1;
+    }
+    if (from < bytesRead && !oversized) {
+      pendingBytes += bytesRead - from;
+      if (pendingBytes > maxLineBytes) {
+        oversized = true;
+        pending = [];
+      } else {
+        // Copied: `buf` is reused for the next chunk.
+        pending.push(Buffer.from(buf.subarray(from, bytesRead)));
+      }
+    }
+    pos += bytesRead;
+  }
+  if (oversized) yield { text: '', offset: lineStart, unterminated: true, oversized: true };
+  else if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString('utf8'), offset: lineStart, unterminated: true };
+}
+
+/** Parses one line: the object, `undefined` for a blank line, or `null` when unreadable. */
+export function parseLine(text: string): Record<string, unknown> | undefined | null {
+  if (text.trim() === '') return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The backward turn driver (shared)
+
+/** What one line means for the turn, as an agent's classifier reads it. */
+export type LineFact =
+  | { kind: 'prompt'; text: string }
+  | { kind: 'continuation' }
+  /** Assistant output: calls in order and/or text; `group` ties the lines of one API message. */
+  | { kind: 'assistant'; calls: ToolCall[]; text?: string; group?: string }
+  | { kind: 'ignore' };
+
+/** How an agent's file is named in diagnostics, and how its lines are read. */
+export interface TurnReader {
+  /** Diagnostic code prefix, e.g. `claude/transcript`. */
+  code: string;
+  /** `transcript` or `rollout`. */
+  noun: string;
+  classify(value: Record<string, unknown>): LineFact;
+}
+
+/**
+ * Reads a JSONL file backwards from its end until the turn's prompt, so the cost is the current
+ * turn's size, not the file's. Never throws.
+ */
+export async function readTurnBackward(path: string, opts: ReadTurnOptions | undefined, reader: TurnReader): Promise<TurnFacts> {
+  const facts: TurnFacts = { turn: [], diagnostics: [], skipped: 0, continuations: 0, bytesRead: 0 };
+  const maxBytes = opts?.maxBytes !== undefined && Number.isFinite(opts.maxBytes) && opts.maxBytes > 0 ? Math.floor(opts.maxBytes) : DEFAULT_MAX_BYTES;
+  const budget: ReadBudget = { maxBytes, bytesRead: 0, capped: false, shrunk: false };
+  let handle: FileHandle | undefined;
+  try {
+    if (typeof path !== 'string' || path === '') {
+      facts.diagnostics.push(diagnostic(`${reader.code}-missing`, 'warning', `no ${reader.noun} path was given`, { help: 'The turn is read as empty.' }));
+      return facts;
+    }
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      facts.diagnostics.push(openFailure(reader, path, error));
+      return facts;
+    }
+    const size = (await handle.stat()).size;
+    const reversed: ToolCall[] = [];
+    let firstSkipped: number | undefined;
+    let partial = false;
+    let foundPrompt = false;
+    let group: string | undefined;
+    let collecting = false;
+    for await (const line of readLinesBackward(handle, size, budget)) {
+      const value = parseLine(line.text);
+      if (value === undefined) continue;
+      if (value === null) {
+        if (line.unterminated) partial = true;
+        else {
+          facts.skipped++;
+          firstSkipped = line.offset;
+        }
+        continue;
+      }
+      const fact = reader.classify(value);
+      if (fact.kind === 'prompt') {
+        facts.prompt = fact.text;
+        foundPrompt = true;
+        break;
+      }
+      if (fact.kind === 'continuation') facts.continuations++;
+      if (fact.kind !== 'assistant') continue;
+      for (let i = fact.calls.length - 1; i >= 0; i--) reversed.push(fact.calls[i]!);
+      if (collecting && (fact.group === undefined || fact.group !== group)) collecting = false;
+      if (fact.text === undefined) continue;
+      if (facts.lastMessage === undefined) {
+        facts.lastMessage = fact.text;
+        group = fact.group;
+        collecting = group !== undefined;
+      } else if (collecting) {
+        facts.lastMessage = `${fact.text}\n${facts.lastMessage}`;
+      }
+    }
+    facts.turn = reversed.reverse();
+    facts.bytesRead = budget.bytesRead;
+    const where = `\`${path}\``;
+    if (facts.skipped > 0) {
+      facts.diagnostics.push(
+        diagnostic(`${reader.code}-bad-lines`, 'warning', `skipped ${facts.skipped} unreadable line${facts.skipped === 1 ? '' : 's'} of ${reader.noun} ${where} (the earliest at byte ${firstSkipped ?? 0})`),
+      );
+    }
+    if (partial) {
+      facts.diagnostics.push(diagnostic(`${reader.code}-partial-line`, 'info', `the last line of ${reader.noun} ${where} is incomplete (still being written) and was ignored`));
+    }
+    if (budget.shrunk) {
+      facts.diagnostics.push(diagnostic(`${reader.code}-shrunk`, 'warning', `${reader.noun} ${where} got shorter while it was read; the turn may be incomplete`));
+    } else if (budget.capped && !foundPrompt) {
+      facts.diagnostics.push(
+        diagnostic(`${reader.code}-capped`, 'warning', `read the last ${budget.maxBytes} bytes of ${reader.noun} ${where} without reaching the turn's prompt; earlier calls of the turn are left out`, {
+          help: 'Raise the read limit (`maxBytes`) to read further back.',
+        }),
+      );
+    } else if (!foundPrompt) {
+      facts.diagnostics.push(diagnostic(`${reader.code}-no-prompt`, 'info', `${reader.noun} ${where} has no user prompt; every call in it is taken as the turn's`));
+    }
+    return facts;
+  } catch (error) {
+    facts.bytesRead = budget.bytesRead;
+    facts.diagnostics.push(diagnostic(`${reader.code}-unreadable`, 'error', `could not read ${reader.noun} \`${String(path)}\`: ${errorMessage(error)}`));
+    return facts;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+export function openFailure(reader: Pick<TurnReader, 'code' | 'noun'>, path: string, error: unknown): Diagnostic {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') {
+    return diagnostic(`${reader.code}-missing`, 'warning', `${reader.noun} \`${path}\` does not exist`, { help: 'The turn is read as empty.' });
+  }
+  return diagnostic(`${reader.code}-unreadable`, 'error', `could not open ${reader.noun} \`${path}\`: ${errorMessage(error)}`);
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Opens a file and yields its parsed lines first to last (1-based `line`), then a diagnostic for
+ * the unreadable ones. Shared by the forward iterators; never throws.
+ */
+export async function* parsedLinesForward(
+  path: string,
+  opts: IterateOptions | undefined,
+  reader: Pick<TurnReader, 'code' | 'noun'>,
+): AsyncGenerator<{ line: number; value: Record<string, unknown> } | { diagnostic: Diagnostic }> {
+  const maxLineBytes = opts?.maxLineBytes !== undefined && Number.isFinite(opts.maxLineBytes) && opts.maxLineBytes > 0 ? opts.maxLineBytes : DEFAULT_MAX_BYTES;
+  let handle: FileHandle | undefined;
+  try {
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      yield { diagnostic: openFailure(reader, path, error) };
+      return;
+    }
+    let line = 0;
+    let skipped = 0;
+    let firstSkipped = 0;
+    let partial = false;
+    for await (const raw of readLinesForward(handle, maxLineBytes)) {
+      line++;
+      const value = raw.oversized === true ? null : parseLine(raw.text);
+      if (value === undefined) continue;
+      if (value === null) {
+        if (raw.unterminated && raw.oversized !== true) partial = true;
+        else {
+          if (skipped === 0) firstSkipped = line;
+          skipped++;
+        }
+        continue;
+      }
+      yield { line, value };
+    }
+    if (skipped > 0) {
+      yield {
+        diagnostic: diagnostic(`${reader.code}-bad-lines`, 'warning', `skipped ${skipped} unreadable line${skipped === 1 ? '' : 's'} of ${reader.noun} \`${path}\` (the first is line ${firstSkipped})`),
+      };
+    }
+    if (partial) {
+      yield { diagnostic: diagnostic(`${reader.code}-partial-line`, 'info', `the last line of ${reader.noun} \`${path}\` is incomplete (still being written) and was ignored`) };
+    }
+  } catch (error) {
+    yield { diagnostic: diagnostic(`${reader.code}-unreadable`, 'error', `could not read ${reader.noun} \`${path}\`: ${errorMessage(error)}`) };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Remembers calls by id until their results come, bounded so a file of unanswered calls stays cheap. */
+export class PendingCalls {
+  private readonly calls = new Map<string, ToolCall>();
+  constructor(private readonly limit = 10_000) {}
+  add(id: string | undefined, call: ToolCall): void {
+    if (id === undefined) return;
+    this.calls.set(id, call);
+    if (this.calls.size > this.limit) {
+      const oldest = this.calls.keys().next();
+      if (oldest.done !== true) this.calls.delete(oldest.value);
+    }
+  }
+  take(id: string | undefined): ToolCall | undefined {
+    if (id === undefined) return undefined;
+    const call = this.calls.get(id);
+    this.calls.delete(id);
+    return call;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code
+
+const CLAUDE: TurnReader = { code: 'claude/transcript', noun: 'transcript', classify: classifyClaude };
+
+/** User lines that are not prompts to the model even though they carry text. */
+const NOT_A_PROMPT = /^(\[Request interrupted by user|<local-command-(stdout|stderr|caveat)>|<bash-(input|stdout|stderr)>)/;
+const STOP_FEEDBACK = 'Stop hook feedback:';
+
+/**
+ * The facts of the turn that is ending in a Claude Code transcript: the tool calls since the last
+ * real prompt (a blocking Stop hook's continuation stays in the same turn) and the last assistant
+ * text. Reads backwards from the end, at most `maxBytes` (default 64 MiB). Never throws.
+ */
+export function readClaudeTurn(path: string, opts?: ReadTurnOptions): Promise<TurnFacts> {
+  return readTurnBackward(path, opts, CLAUDE);
+}
+
+function classifyClaude(value: Record<string, unknown>): LineFact {
+  if (value['isSidechain'] === true) return { kind: 'ignore' };
+  if (value['type'] === 'user') {
+    if (stopFeedback(value) !== undefined) return { kind: 'continuation' };
+    const prompt = claudePrompt(value);
+    return prompt !== undefined ? { kind: 'prompt', text: prompt } : { kind: 'ignore' };
+  }
+  if (value['type'] === 'assistant' && value['isApiErrorMessage'] !== true) {
+    const message = isObject(value['message']) ? value['message'] : {};
+    const { calls, text } = assistantContent(message['content']);
+    const id = message['id'];
+    return { kind: 'assistant', calls: calls.map((c) => c.call), ...(text !== undefined ? { text } : {}), ...(typeof id === 'string' ? { group: id } : {}) };
+  }
+  return { kind: 'ignore' };
+}
+
+/** The prompt of a user line that is a real prompt, else undefined. */
+function claudePrompt(value: Record<string, unknown>): string | undefined {
+  if (value['isMeta'] === true || value['isCompactSummary'] === true || value['isVisibleInTranscriptOnly'] === true) return undefined;
+  if (value['toolUseResult'] !== undefined) return undefined;
+  const message = value['message'];
+  if (!isObject(message)) return undefined;
+  const content = message['content'];
+  let text: string;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    const texts: string[] = [];
+    let other = false;
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block['type'] === 'tool_result') return undefined;
+      if (block['type'] === 'text' && typeof block['text'] === 'string') texts.push(block['text']);
+      else other = true; // an image or a document: still the user's
+    }
+    if (texts.length === 0 && !other) return undefined;
+    text = texts.join('\n');
+  } else return undefined;
+  return NOT_A_PROMPT.test(text) ? undefined : text;
+}
+
+/** The reason of a blocking Stop hook's feedback line (`isMeta` in 2.1.328; not required), else undefined. */
+function stopFeedback(value: Record<string, unknown>): string | undefined {
+  if (value['toolUseResult'] !== undefined) return undefined;
+  const message = value['message'];
+  if (!isObject(message)) return undefined;
+  const content = message['content'];
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((b) => (isObject(b) && typeof b['text'] === 'string' ? b['text'] : '')).join('')
+        : '';
+  return text.startsWith(STOP_FEEDBACK) ? text.slice(STOP_FEEDBACK.length).replace(/^\n/, '') : undefined;
+}
+
+function assistantContent(content: unknown): { calls: { id?: string; call: ToolCall }[]; text?: string } {
+  const calls: { id?: string; call: ToolCall }[] = [];
+  const texts: string[] = [];
+  if (typeof content === 'string') return content === '' ? { calls } : { calls, text: content };
+  if (!Array.isArray(content)) return { calls };
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block['type'] === 'tool_use' && typeof block['name'] === 'string') {
+      const input = isObject(block['input']) ? block['input'] : {};
+      const id = typeof block['id'] === 'string' ? block['id'] : undefined;
+      calls.push({ ...(id !== undefined ? { id } : {}), call: { tool: block['name'], input } });
+    } else if (block['type'] === 'text' && typeof block['text'] === 'string') {
+      texts.push(block['text']);
+    }
+  }
+  return texts.length > 0 ? { calls, text: texts.join('\n') } : { calls };
+}
+
+function toolResultText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  return content
+    .filter((b): b is Record<string, unknown> => isObject(b) && b['type'] === 'text' && typeof b['text'] === 'string')
+    .map((b) => b['text'] as string)
+    .join('\n');
+}
+
+/**
+ * Every event-worthy item of a whole Claude Code transcript, first to last: prompts, tool calls,
+ * tool results (with the call they answer), stops and Stop-hook continuations. Reads forward with
+ * constant memory (plus the open calls and the current turn's calls). Never throws: problems are
+ * `diagnostic` items, the last ones yielded.
+ */
+export async function* iterateClaudeTranscript(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
+  const pending = new PendingCalls();
+  let turn: ToolCall[] = [];
+  let continuations = 0;
+  /** The last assistant text that could end the turn, until a tool call or the next user line decides. */
+  let stop: { line: number; text?: string; group?: string } | undefined;
+  const flush = function* (): Generator<TranscriptItem> {
+    if (stop === undefined) return;
+    yield { kind: 'stop', line: stop.line, turn: [...turn], ...(stop.text !== undefined ? { lastMessage: stop.text } : {}), continuations };
+    stop = undefined;
+  };
+  for await (const entry of parsedLinesForward(path, opts, CLAUDE)) {
+    if ('diagnostic' in entry) {
+      yield* flush();
+      yield { kind: 'diagnostic', diagnostic: entry.diagnostic };
+      continue;
+    }
+    const { line, value } = entry;
+    if (value['isSidechain'] === true) continue;
+    if (value['type'] === 'user') {
+      const reason = stopFeedback(value);
+      if (reason !== undefined) {
+        yield* flush();
+        continuations++;
+        yield { kind: 'continuation', line, reason };
+        continue;
+      }
+      const prompt = claudePrompt(value);
+      if (prompt !== undefined) {
+        yield* flush();
+        turn = [];
+        continuations = 0;
+        yield { kind: 'prompt', line, prompt };
+        continue;
+      }
+      const message = value['message'];
+      const content = isObject(message) ? message['content'] : undefined;
+      if (!Array.isArray(content)) continue;
+      for (const block of content) {
+        if (!isObject(block) || block['type'] !== 'tool_result') continue;
+        const id = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : undefined;
+        const call = pending.take(id);
+        const output = toolResultText(block['content']);
+        yield {
+          kind: 'tool-result',
+          line,
+          ...(id !== undefined ? { id } : {}),
+          ...(call !== undefined ? { call } : {}),
+          ...(output !== undefined ? { output } : {}),
+          ...(typeof block['is_error'] === 'boolean' ? { isError: block['is_error'] } : {}),
+        };
+      }
+      continue;
+    }
+    if (value['type'] === 'assistant' && value['isApiErrorMessage'] !== true) {
+      const message = isObject(value['message']) ? value['message'] : {};
+      const { calls, text } = assistantContent(message['content']);
+      const group = typeof message['id'] === 'string' ? message['id'] : undefined;
+      for (const { id, call } of calls) {
+        turn.push(call);
+        pending.add(id, call);
+        yield { kind: 'tool-call', line, ...(id !== undefined ? { id } : {}), call };
+      }
+      if (calls.length > 0 || message['stop_reason'] === 'tool_use') {
+        stop = undefined;
+      } else if (text !== undefined) {
+        const joined = stop !== undefined && group !== undefined && stop.group === group && stop.text !== undefined ? `${stop.text}\n${text}` : text;
+        stop = { line, text: joined, ...(group !== undefined ? { group } : {}) };
+      }
+      continue;
+    }
+    if (value['type'] === 'system' && (value['subtype'] === 'stop_hook_summary' || value['subtype'] === 'turn_duration')) yield* flush();
+  }
+  yield* flush();
+}
