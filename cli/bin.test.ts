@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'cli.js');
+const cli = join(root, 'dist', 'cli.cjs');
 
-describe('dist/cli.js', () => {
+describe('dist/cli.cjs', () => {
   it('runs the bundled example as `npm start` does, printing the decision table', () => {
     const out = execFileSync('node', [cli, 'eval', '--policy', 'examples/guardrails.dshpolicy', '--fixtures', 'examples/fixtures.jsonl'], {
       cwd: root,

@@ -1,10 +1,6 @@
 /**
  * The dshpolicy command line: one file per subcommand; this one dispatches.
  */
-import { check, CHECK_HELP } from './check.js';
-import { compile, COMPILE_HELP } from './compile.js';
-import { evalCommand, EVAL_HELP } from './eval.js';
-import { importCommand, IMPORT_HELP } from './import.js';
 import { UsageError, type Io } from './args.js';
 
 const HELP = `dshpolicy: a declarative policy engine for AI coding agents
@@ -16,14 +12,29 @@ commands:
   compile <file> [-o out.json]         compile a policy to its IR (JSON)
   eval --policy <f>... --fixtures <f>  decide every event of a fixture file
   import claude|codex <file>           print a hooks configuration as .dshpolicy rules or IR
+  hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
+  install claude|codex                 wire \`dshpolicy hook\` into the agent's configuration
+  uninstall claude|codex               remove dshpolicy's entries from it again
 
 every command takes --format json; \`dshpolicy <command> --help\` says more`;
 
-const COMMANDS: Record<string, { run: (argv: string[], io: Io) => number | Promise<number>; help: string }> = {
-  check: { run: check, help: CHECK_HELP },
-  compile: { run: compile, help: COMPILE_HELP },
-  eval: { run: evalCommand, help: EVAL_HELP },
-  import: { run: importCommand, help: IMPORT_HELP },
+interface Command {
+  run: (argv: string[], io: Io) => number | Promise<number>;
+  help: string;
+}
+
+/**
+ * Each command's module is loaded when it runs: a hook process pays only for what answering an
+ * event needs (the policy compiler, for one, is not loaded when a cached policy will do).
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  check: async () => import('./check.js').then((m) => ({ run: m.check, help: m.CHECK_HELP })),
+  compile: async () => import('./compile.js').then((m) => ({ run: m.compile, help: m.COMPILE_HELP })),
+  eval: async () => import('./eval.js').then((m) => ({ run: m.evalCommand, help: m.EVAL_HELP })),
+  import: async () => import('./import.js').then((m) => ({ run: m.importCommand, help: m.IMPORT_HELP })),
+  install: async () => import('./install.js').then((m) => ({ run: m.installCommand, help: m.INSTALL_HELP })),
+  uninstall: async () => import('./install.js').then((m) => ({ run: m.uninstallCommand, help: m.UNINSTALL_HELP })),
+  hook: async () => import('./hook.js').then((m) => ({ run: (argv, io) => m.hookCommand(argv, io, { loadCompiler: () => import('./policy.js') }), help: m.HOOK_HELP })),
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -36,11 +47,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const cmd = COMMANDS[name];
-  if (!cmd) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.stderr.write(`error: unknown command \`${name}\`\n\n${HELP}\n`);
     return 2;
   }
+  const cmd = await load();
   try {
     return await cmd.run(rest, io);
   } catch (err) {

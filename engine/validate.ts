@@ -3,17 +3,26 @@
  * and the rules the schema cannot say (a rule form its seam does not have, a `limit` off the stop
  * seam, ...). Problems come back as diagnostics with JSON pointers; nothing throws.
  */
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { lazyRequire } from './require.js';
+import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { IR_SCHEMA } from './ir-schema.js';
 import { AGENT_EVENT_SEAM, IR_VERSION, SEAM_EFFECTS, TOOL_SEAMS, type PolicyIR } from './ir.js';
 import { agentEventInfo } from './agent-events.js';
 import { checkRegex } from './match/index.js';
 
+/**
+ * Ajv, loaded at its first use: a process that validates nothing (a hook answering from its
+ * cached policy) never loads it. Shared with the bridges' schemas.
+ */
+let ajvClass: typeof AjvClass | undefined;
+export function loadAjv(): typeof AjvClass {
+  return (ajvClass ??= (lazyRequire('ajv') as { Ajv: typeof AjvClass }).Ajv);
+}
+
 let validator: ValidateFunction | undefined;
 function schemaValidator(): ValidateFunction {
-  if (!validator) validator = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(IR_SCHEMA);
+  if (!validator) validator = new (loadAjv())({ allErrors: true, strict: true, allowUnionTypes: true }).compile(IR_SCHEMA);
   return validator;
 }
 

@@ -4,8 +4,8 @@
  * a time, so that a bad part is reported and skipped while the rest of the file still loads.
  * Unknown fields are not schema errors: Claude Code ignores them, and the loader warns instead.
  */
-import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadAjv } from '../../engine/index.js';
 import { CLAUDE_EVENTS, CLAUDE_SDK_ONLY_EVENTS, HANDLER_TYPES } from './events.js';
 
 const str = { type: 'string' } as const;
@@ -138,7 +138,7 @@ let validators: Validators | undefined;
 
 function compiled(): Validators {
   if (!validators) {
-    const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+    const ajv = new (loadAjv())({ allErrors: true, strict: true, allowUnionTypes: true });
     validators = {
       group: ajv.compile(GROUP_SCHEMA),
       handlerBase: ajv.compile(HANDLER_BASE_SCHEMA),

@@ -4,8 +4,8 @@
  * the whole file (hooks.json) or the whole `[hooks]` table (config.toml). Unknown keys are ignored,
  * so the schema allows them; the loader warns about them separately.
  */
-import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadAjv } from '../../engine/index.js';
 import { CODEX_EVENTS } from './events.js';
 
 /** Handler types Codex parses; only `command` runs. */
@@ -74,7 +74,7 @@ let validator: ValidateFunction | undefined;
 /** Validates `{hooks: ...}`; the errors of every problem found (none when it is fine). */
 export function validateCodexHooks(value: unknown): ErrorObject[] {
   try {
-    validator ??= new Ajv({ allErrors: true, strict: false, allowUnionTypes: true }).compile(CODEX_HOOKS_SCHEMA);
+    validator ??= new (loadAjv())({ allErrors: true, strict: false, allowUnionTypes: true }).compile(CODEX_HOOKS_SCHEMA);
     if (validator(value)) return [];
     return (validator.errors ?? []).filter((e) => e.keyword !== 'if');
   } catch {

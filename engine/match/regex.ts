@@ -9,7 +9,16 @@
  * - Error offsets: an offset below `source.length` points into the pattern; an offset of
  *   `source.length + 1 + k` points at flag `k` as rendered in `/source/flags`.
  */
-import { RE2 } from 're2-wasm';
+import { lazyRequire } from '../require.js';
+import type { RE2 } from 're2-wasm';
+
+// re2-wasm instantiates its WebAssembly module when loaded (tens of milliseconds): it is loaded at
+// the first regex, so a process that compiles none (a hook answering from a cached policy without
+// regexes) never pays for it.
+let re2Class: typeof RE2 | undefined;
+function re2(): typeof RE2 {
+  return (re2Class ??= (lazyRequire('re2-wasm') as { RE2: typeof RE2 }).RE2);
+}
 import { quote, type MatchError, type Matcher } from './types.js';
 
 /** Tested values are cut to this many UTF-16 code units. */
@@ -83,7 +92,7 @@ function build(source: string, flags: string): CompiledRegex {
   let patternError: MatchError | null = null;
   const usable = [...new Set(flags.split('').filter((f) => f === 'i' || f === 'm' || f === 's'))].join('');
   try {
-    re = new RE2(source, 'u' + usable);
+    re = new (re2())(source, 'u' + usable);
   } catch (error) {
     patternError = explainRe2Error(source, usable, error instanceof Error ? error.message : String(error));
   }
