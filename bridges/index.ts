@@ -32,3 +32,51 @@ export const hooksImporter: Importer = ({ agent, what, path, text }) => {
   const compiled = compileHooks(config);
   return { rules: compiled.rules, diagnostics: [...config.diagnostics, ...compiled.diagnostics] };
 };
+export { claudeAnswer, type HookAnswer } from './claude/answer.js';
+export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
+
+// `dshpolicy install` / `uninstall`: our entries in the agents' hooks files (and Codex's trust).
+export {
+  DSHPOLICY_MARK,
+  INSTALL_TIMEOUT_SEC,
+  claudeCommandHandler,
+  claudeHttpHandler,
+  claudeWantedGroups,
+  editHooksJson,
+  findDshpolicyHandlers,
+  isDshpolicyHandler,
+  planClaudeInstall,
+  planClaudeUninstall,
+  type HookGroup,
+  type HooksJsonEdit,
+  type JsonObject,
+  type OurHandler,
+  type WantedGroup,
+} from './claude/install.js';
+export {
+  codexCommandHandler,
+  codexHookStates,
+  codexHooksDisabled,
+  codexKeyMoves,
+  codexProjectTrusted,
+  codexTrustEntries,
+  codexWantedGroups,
+  planCodexConfig,
+  planCodexInstall,
+  planCodexUninstall,
+  projectTrustText,
+  trustEntryText,
+  type CodexConfigEdit,
+  type CodexTrustEntry,
+} from './codex/install.js';
+export { CLAUDE_EVENTS, allowedHandlerTypes } from './claude/events.js';
+export { CODEX_EVENTS } from './codex/events.js';
+export {
+  readClaudeTurn,
+  iterateClaudeTranscript,
+  type TurnFacts,
+  type ReadTurnOptions,
+  type TranscriptItem,
+  type IterateOptions,
+} from './claude/transcript.js';
+export { readCodexTurn, iterateCodexRollout } from './codex/rollout.js';

@@ -20,6 +20,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   bench: ['engine', 'dsl'],
 };
 
+/** Public entries besides index.ts: bridges/hook.ts is hook mode's, without the loaders. */
+const PUBLIC_ENTRIES: Record<string, string[]> = { bridges: ['bridges/hook.js'] };
+
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.includes('node_modules'))
@@ -41,7 +44,9 @@ describe('layering', () => {
           const top = target.split('/')[0]!;
           if (top === folder) continue;
           if (!allowed.includes(top)) problems.push(`${file}: imports ${spec} (${top}/ is not allowed here)`);
-          else if (target !== `${top}/index.js`) problems.push(`${file}: imports ${spec}; go through ${top}/index.js`);
+          else if (target !== `${top}/index.js` && !(PUBLIC_ENTRIES[top] ?? []).includes(target)) {
+            problems.push(`${file}: imports ${spec}; go through ${top}/index.js`);
+          }
         }
       }
       expect(problems).toEqual([]);

@@ -1,0 +1,9 @@
+/**
+ * The bridges' second public entry, for hook mode: answering an agent in its protocol and reading
+ * the turn's facts from its transcript, without the configuration loaders (and their parsers) that
+ * index.ts also brings. A hook process starts once per agent event, so it loads only this.
+ */
+export { claudeAnswer, type HookAnswer } from './claude/answer.js';
+export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
+export { readClaudeTurn, type TurnFacts } from './claude/transcript.js';
+export { readCodexTurn } from './codex/rollout.js';

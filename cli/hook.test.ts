@@ -1,0 +1,155 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, scratch } from './testkit.js';
+import { discoverPolicies } from './hook.js';
+
+const { dir, file } = scratch('dshpolicy-hook-');
+const cache = join(dir, 'cache');
+const state = join(dir, 'state');
+
+const POLICY = `
+on pre-tool {
+  deny Bash command "rm -rf *" because "never delete recursively"
+  ask Bash command "git push *" because "pushing needs a person"
+  allow Bash command "ls *", "echo *"
+}
+on prompt {
+  block when prompt contains "BEGIN RSA PRIVATE KEY" because "no keys in prompts"
+  context "This project uses pnpm."
+}
+on stop {
+  continue when not ran Bash command "npm test *" because "run the tests before you finish"
+  limit 2
+}
+on session-start {
+  context "Read CONTRIBUTING.md first."
+}
+`;
+const policy = file('guard.dshpolicy', POLICY);
+
+const pre = (command: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: 's1', transcript_path: '', cwd: dir, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't', ...extra });
+
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  env = { ...process.env };
+  process.env['DSHPOLICY_CACHE_DIR'] = cache;
+  delete process.env['CLAUDE_PROJECT_DIR'];
+});
+afterEach(() => {
+  process.env = env;
+});
+
+function hook(agent: string, payload: string, ...args: string[]) {
+  return runCli(['hook', agent, '--policy', policy, '--state-dir', state, ...args], payload);
+}
+
+describe('dshpolicy hook claude', () => {
+  it('denies, asks and allows in Claude Code\'s protocol, and says nothing when it has no opinion', async () => {
+    const deny = await hook('claude', pre('rm -rf build'));
+    expect(deny.code).toBe(0);
+    expect(JSON.parse(deny.out)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'never delete recursively' } });
+    expect(JSON.parse((await hook('claude', pre('git push origin main'))).out).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: 'pushing needs a person' });
+    expect(JSON.parse((await hook('claude', pre('ls -la'))).out).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow' });
+    const none = await hook('claude', pre('make build'));
+    expect(none).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('blocks a prompt, adds context to an allowed one, and to a session start', async () => {
+    const prompt = (p: string) => JSON.stringify({ session_id: 's1', transcript_path: '', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: p });
+    expect(JSON.parse((await hook('claude', prompt('here -----BEGIN RSA PRIVATE KEY----- x'))).out)).toEqual({ decision: 'block', reason: 'no keys in prompts' });
+    expect(JSON.parse((await hook('claude', prompt('hello'))).out)).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'This project uses pnpm.' } });
+    const start = JSON.stringify({ session_id: 's1', transcript_path: '', cwd: dir, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(JSON.parse((await hook('claude', start)).out)).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'Read CONTRIBUTING.md first.' } });
+  });
+
+  it('forces a continuation, and the limit ends the loop across separate hook processes', async () => {
+    const stop = (active: boolean, session = 'loop') => JSON.stringify({ session_id: session, transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: active, last_assistant_message: 'done' });
+    expect(JSON.parse((await hook('claude', stop(false))).out)).toEqual({ decision: 'block', reason: 'run the tests before you finish' });
+    expect(JSON.parse((await hook('claude', stop(true))).out)).toEqual({ decision: 'block', reason: 'run the tests before you finish' });
+    // two continuations in a row reach `limit 2`: the agent may stop
+    expect(await hook('claude', stop(true))).toMatchObject({ code: 0, out: '' });
+    // a new stop (not a continuation) starts the count again
+    expect(JSON.parse((await hook('claude', stop(false))).out)).toMatchObject({ decision: 'block' });
+    // sessions are counted apart
+    expect(JSON.parse((await hook('claude', stop(true, 'other'))).out)).toMatchObject({ decision: 'block' });
+  });
+
+  it('fails closed on a policy that does not compile, naming the place, unless told to fail open', async () => {
+    const broken = file('broken.dshpolicy', 'on pre-tool {\n  deny Bash command "rm *" because\n}\n');
+    const r = await runCli(['hook', 'claude', '--policy', broken], pre('ls'));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(out.hookSpecificOutput.permissionDecisionReason).toMatch(/the policy does not compile: .*broken\.dshpolicy:\d+:\d+: /);
+    const prompt = await runCli(['hook', 'claude', '--policy', broken], JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'hi', session_id: 's', cwd: dir }));
+    expect(JSON.parse(prompt.out).decision).toBe('block');
+    const open = await runCli(['hook', 'claude', '--policy', broken, '--fail-open'], pre('ls'));
+    expect(open.out).toBe('');
+    expect(open.err).toContain('failing open');
+  });
+
+  it('fails closed on a payload it cannot read, and never traps a stop', async () => {
+    const garbage = await hook('claude', '{"hook_event_name": "PreToolUse", "tool_name": ');
+    expect(JSON.parse(garbage.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    expect(JSON.parse(garbage.out).hookSpecificOutput.permissionDecisionReason).toContain('the payload is not JSON');
+    const unknown = await hook('claude', 'not json at all');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('the payload is not JSON');
+    const badStop = await hook('claude', JSON.stringify({ hook_event_name: 'Stop', stop_hook_active: 'yes' }));
+    expect(badStop).toMatchObject({ code: 0, out: '' });
+  });
+
+  it('finds the project\'s policies in the nearest .dshpolicy directory, and has no opinion without one', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(join(project, '.dshpolicy'), { recursive: true });
+    mkdirSync(join(project, 'src', 'deep'), { recursive: true });
+    writeFileSync(join(project, '.dshpolicy', 'b.dshpolicy'), 'on pre-tool {\n  deny Bash command "curl *" because "no downloads"\n}\n');
+    writeFileSync(join(project, '.dshpolicy', 'a.dshpolicy'), 'on pre-tool {\n  deny Bash command "wget *" because "no wget"\n}\n');
+    expect(discoverPolicies(join(project, 'src', 'deep')).files.map((f) => f.slice(project.length))).toEqual(['/.dshpolicy/a.dshpolicy', '/.dshpolicy/b.dshpolicy']);
+    const payload = pre('curl https://x.example', { cwd: join(project, 'src', 'deep') });
+    const r = await runCli(['hook', 'claude'], payload);
+    expect(JSON.parse(r.out).hookSpecificOutput.permissionDecisionReason).toBe('no downloads');
+    process.env['CLAUDE_PROJECT_DIR'] = join(dir, 'elsewhere');
+    mkdirSync(join(dir, 'elsewhere'), { recursive: true });
+    expect(await runCli(['hook', 'claude'], payload)).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('keeps the compiled policy in the cache and notices when a source changes', async () => {
+    const p = file('cached.dshpolicy', 'on pre-tool {\n  deny Bash command "rm *" because "first"\n}\n');
+    const first = await runCli(['hook', 'claude', '--policy', p], pre('rm x'));
+    expect(JSON.parse(first.out).hookSpecificOutput.permissionDecisionReason).toBe('first');
+    expect(readdirSync(join(cache, 'ir')).length).toBeGreaterThan(0);
+    writeFileSync(p, 'on pre-tool {\n  deny Bash command "rm *" because "second"\n}\n');
+    const second = await runCli(['hook', 'claude', '--policy', p], pre('rm x'));
+    expect(JSON.parse(second.out).hookSpecificOutput.permissionDecisionReason).toBe('second');
+  });
+
+  it('rejects a missing agent or a policy file that is not there', async () => {
+    expect((await runCli(['hook'], '')).code).toBe(2);
+    const missing = await runCli(['hook', 'claude', '--policy', join(dir, 'nope.dshpolicy')], pre('ls'));
+    expect(JSON.parse(missing.out).hookSpecificOutput.permissionDecisionReason).toContain('does not exist');
+  });
+});
+
+describe('dshpolicy hook codex', () => {
+  const codexPre = (command: string) =>
+    JSON.stringify({ session_id: 's1', turn_id: 't1', transcript_path: null, cwd: dir, hook_event_name: 'PreToolUse', model: 'gpt-5.5', permission_mode: 'default', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'c1' });
+
+  it('denies with a reason, turns ask into a deny that says approval is required, and leaves allow to Codex', async () => {
+    expect(JSON.parse((await hook('codex', codexPre('rm -rf /'))).out)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'never delete recursively' } });
+    expect(JSON.parse((await hook('codex', codexPre('git push'))).out).hookSpecificOutput.permissionDecisionReason).toBe('approval required: pushing needs a person');
+    expect((await hook('codex', codexPre('git push'), '--codex-ask', 'none')).out).toBe('');
+    expect((await hook('codex', codexPre('ls'))).out).toBe('');
+  });
+
+  it('continues a stop with decision block and keeps Codex\'s Stop free of hookSpecificOutput', async () => {
+    const stop = JSON.stringify({ session_id: 'cx', turn_id: 't', transcript_path: null, cwd: dir, hook_event_name: 'Stop', model: 'gpt-5.5', permission_mode: 'default', stop_hook_active: false, last_assistant_message: null });
+    expect(JSON.parse((await hook('codex', stop)).out)).toEqual({ decision: 'block', reason: 'run the tests before you finish' });
+  });
+
+  it('rejects an unknown --codex-ask', async () => {
+    expect((await hook('codex', codexPre('ls'), '--codex-ask', 'maybe')).code).toBe(2);
+  });
+});

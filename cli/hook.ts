@@ -1,0 +1,249 @@
+/**
+ * `dshpolicy hook claude|codex [--policy <file>...]`: dshpolicy as the agent's hook. Reads one
+ * event's payload on stdin, decides it with the policy (and any hooks it imports), and answers in
+ * the agent's wire protocol on stdout, which carries nothing else. Fails closed: a policy that does
+ * not compile, or a payload that cannot be read, denies a tool call and blocks a prompt, naming
+ * the problem (`--fail-open` opts out). The stop seam's loop guard holds across the separate hook
+ * processes of one session, and `ran` facts come from the session's transcript.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  compilePolicy,
+  evaluateAny,
+  normalizeAnyEvent,
+  processHookRunner,
+  type AnyDecision,
+  type AnyEvent,
+  type Diagnostic,
+} from '../engine/index.js';
+import { claudeAnswer, codexAnswer, readClaudeTurn, readCodexTurn, type HookAnswer } from '../bridges/hook.js';
+import { guard, UsageError, type Io } from './args.js';
+import { cacheDir, loadPolicyCached, type LoadCompiler } from './policy-cache.js';
+
+export const HOOK_HELP = `usage: dshpolicy hook claude|codex [--policy <file>...] [--fail-open] [--codex-ask deny|none]
+                      [--state-dir <dir>]
+
+Runs as the hook of Claude Code or Codex: reads the event's payload on stdin and answers in that
+agent's protocol on stdout (nothing at all when the policy has no opinion, so the agent's own
+permission flow runs). Without --policy, the policy is every *.dshpolicy file in the nearest
+.dshpolicy/ directory at or above the project directory (CLAUDE_PROJECT_DIR for Claude Code, else
+the payload's cwd). A policy that does not compile or a payload that cannot be read denies tool
+calls and blocks prompts, with the reason; --fail-open lets them through instead. Codex has no
+"ask": --codex-ask deny (the default) denies saying approval is required, none leaves the call to
+Codex's own approval flow. The stop loop guard keeps its count per session in --state-dir
+(default: dshpolicy/stop/ under ~/.claude or $CODEX_HOME).`;
+
+/** Largest payload read; a larger one is unreadable (and fails closed). */
+export const MAX_PAYLOAD = 16 * 1024 * 1024;
+
+type Agent = 'claude' | 'codex';
+
+async function readStdin(io: Io): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buf.length;
+    if (size > MAX_PAYLOAD) return undefined;
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The policy files of a project: every `*.dshpolicy` in the nearest `.dshpolicy/` at or above `start`. */
+export function discoverPolicies(start: string): { dir?: string; files: string[] } {
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, '.dshpolicy');
+    try {
+      if (statSync(candidate).isDirectory()) {
+        const files = readdirSync(candidate).filter((f) => f.endsWith('.dshpolicy')).sort().map((f) => join(candidate, f));
+        return { dir: candidate, files };
+      }
+    } catch {
+      // not here
+    }
+    const up = dirname(dir);
+    if (up === dir) return { files: [] };
+    dir = up;
+  }
+}
+
+/** The directory where the stop loop guard keeps its per-session counts. */
+export function stateDir(agent: Agent, env: NodeJS.ProcessEnv = process.env): string {
+  const home = env['HOME'] || homedir();
+  const base = agent === 'claude' ? env['CLAUDE_CONFIG_DIR'] || join(home, '.claude') : env['CODEX_HOME'] || join(home, '.codex');
+  return join(base, 'dshpolicy', 'stop');
+}
+
+function stateFile(dir: string, session: string): string {
+  return join(dir, `${session.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128) || 'session'}.json`);
+}
+
+function readCount(file: string): number {
+  try {
+    const n = (JSON.parse(readFileSync(file, 'utf8')) as { continuations?: unknown }).continuations;
+    return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function writeCount(file: string, n: number): void {
+  try {
+    if (n === 0) {
+      rmSync(file, { force: true });
+      return;
+    }
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ continuations: n }));
+    renameSync(tmp, file);
+  } catch {
+    // a guard that cannot persist still has the agent's own stop_hook_active
+  }
+}
+
+/** One line naming where a problem is: `file:line:col: message`, or the message alone. */
+function where(d: Diagnostic): string {
+  const at = d.span ? `${d.span.file}:${d.span.start.line}:${d.span.start.column}: ` : d.pointer !== undefined ? `${d.pointer}: ` : '';
+  return `${at}${d.message}`;
+}
+
+/** The hook event a payload names, read as best it can be when the payload is not valid JSON. */
+function eventNameOf(raw: string): string | undefined {
+  try {
+    const v = JSON.parse(raw) as Record<string, unknown>;
+    return typeof v['hook_event_name'] === 'string' ? v['hook_event_name'] : undefined;
+  } catch {
+    return /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(raw)?.[1];
+  }
+}
+
+/**
+ * The answer when the hook cannot decide (a broken policy, an unreadable payload): a tool call
+ * denied and a prompt blocked, with the reason; a stop never trapped; elsewhere a notice.
+ */
+function failClosed(agent: Agent, eventName: string | undefined, why: string, failOpen: boolean): HookAnswer {
+  const message = `dshpolicy: ${why}`;
+  if (failOpen) return { stdout: '', stderr: `${message} (failing open)\n`, exitCode: 0 };
+  const json = (v: unknown): HookAnswer => ({ stdout: `${JSON.stringify(v)}\n`, stderr: `${message}\n`, exitCode: 0 });
+  switch (eventName) {
+    case 'PreToolUse':
+      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } });
+    case 'UserPromptSubmit':
+    case 'PostToolUse':
+      return json({ decision: 'block', reason: message });
+    case 'PermissionRequest':
+      return json({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message } } });
+    case 'Stop':
+    case 'SubagentStop':
+      // Failing closed here would keep the agent from ever stopping.
+      return { stdout: '', stderr: `${message}\n`, exitCode: 0 };
+    case undefined:
+      // The event is unknown: exit 2 blocks where an event can block.
+      return { stdout: '', stderr: `${message}\n`, exitCode: agent === 'claude' ? 2 : 2 };
+    default:
+      return { stdout: '', stderr: `${message}\n`, exitCode: 0 };
+  }
+}
+
+export interface HookDeps {
+  /** Loads the policy compiler, on a cache miss only (the hook's bundle keeps it in a file of its own). */
+  loadCompiler: LoadCompiler;
+}
+
+export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promise<number> {
+  const { values, positionals } = guard(() => parseArgs({ args: argv, options: {
+      policy: { type: 'string', multiple: true, short: 'p' },
+      'fail-open': { type: 'boolean' },
+      'codex-ask': { type: 'string' },
+      'state-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    }, allowPositionals: true, strict: true }));
+  if (values.help) {
+    io.stdout.write(`${HOOK_HELP}\n`);
+    return 0;
+  }
+  const agent = positionals[0];
+  if (agent !== 'claude' && agent !== 'codex') throw new UsageError('name the agent: `dshpolicy hook claude` or `dshpolicy hook codex`');
+  if (positionals.length > 1) throw new UsageError(`unexpected argument \`${positionals[1]}\``);
+  const ask = values['codex-ask'] ?? 'deny';
+  if (ask !== 'deny' && ask !== 'none') throw new UsageError(`\`--codex-ask\` takes \`deny\` or \`none\`, not \`${ask}\``);
+  const failOpen = values['fail-open'] === true;
+
+  const answer = await decide(agent, io, { policies: values.policy, failOpen, ask, stateDir: values['state-dir'], loadCompiler: deps.loadCompiler });
+  if (answer.stdout) io.stdout.write(answer.stdout);
+  if (answer.stderr) io.stderr.write(answer.stderr);
+  return answer.exitCode;
+}
+
+interface HookOptions {
+  policies: string[] | undefined;
+  failOpen: boolean;
+  ask: 'deny' | 'none';
+  stateDir: string | undefined;
+  loadCompiler: LoadCompiler;
+}
+
+async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnswer> {
+  const raw = await readStdin(io);
+  if (raw === undefined) return failClosed(agent, undefined, `the payload is larger than ${MAX_PAYLOAD} bytes`, opts.failOpen);
+  const name = eventNameOf(raw);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    return failClosed(agent, name, `the payload is not JSON: ${(err as Error).message}`, opts.failOpen);
+  }
+  const norm = normalizeAnyEvent(value);
+  if (!norm.event) {
+    const d = norm.diagnostics[0];
+    return failClosed(agent, name, `the payload cannot be read: ${d ? where(d) : 'unknown problem'}`, opts.failOpen);
+  }
+  const event: AnyEvent = norm.event;
+  if (event.seam === 'agent-event' && event.agent === undefined) event.agent = agent;
+
+  let files = opts.policies ?? [];
+  if (files.length === 0) {
+    const start = (agent === 'claude' ? process.env['CLAUDE_PROJECT_DIR'] : undefined) ?? event.cwd ?? process.cwd();
+    files = discoverPolicies(start).files;
+    // No policy: no opinion, and the agent goes on as it would without dshpolicy.
+    if (files.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
+  }
+  for (const f of files) {
+    if (!existsSync(f)) return failClosed(agent, name, `the policy file \`${f}\` does not exist`, opts.failOpen);
+  }
+  const loaded = await loadPolicyCached(files, cacheDir(), opts.loadCompiler);
+  const firstError = loaded.diagnostics.find((d) => d.severity === 'error');
+  if (!loaded.ir || firstError) {
+    return failClosed(agent, name, `the policy does not compile: ${firstError ? where(firstError) : 'unknown error'}`, opts.failOpen);
+  }
+  const policy = compilePolicy(loaded.ir);
+
+  // The stop seam: the turn's facts from the transcript, and the loop guard's count.
+  let countFile: string | undefined;
+  if (event.seam === 'stop') {
+    if (event.transcript_path) {
+      const facts = agent === 'claude' ? await readClaudeTurn(event.transcript_path) : await readCodexTurn(event.transcript_path);
+      event.turn = facts.turn;
+      if (event.last_message === undefined && facts.lastMessage !== undefined) event.last_message = facts.lastMessage;
+    }
+    countFile = stateFile(opts.stateDir ?? stateDir(agent), event.session ?? 'session');
+    // A stop that is not a continuation starts the count again.
+    event.continuations = event.stop_hook_active ? readCount(countFile) : 0;
+    if (event.stop_hook_active && event.continuations === 0) event.continuations = 1;
+  }
+
+  const decision: AnyDecision = await evaluateAny(policy, event, { runner: processHookRunner() });
+  if (countFile !== undefined && decision.seam === 'stop') {
+    writeCount(countFile, decision.decision === 'continue' ? (event.seam === 'stop' ? (event.continuations ?? 0) : 0) + 1 : 0);
+  }
+  const answer = agent === 'claude' ? claudeAnswer(decision, event) : codexAnswer(decision, event, { ask: opts.ask });
+  const problems = decision.diagnostics.filter((d) => d.severity !== 'info');
+  if (problems.length > 0) answer.stderr += problems.map((d) => `dshpolicy: ${where(d)}\n`).join('');
+  return answer;
+}
