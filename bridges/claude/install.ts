@@ -1,0 +1,435 @@
+/**
+ * Installing dshpolicy's own hook into a hooks configuration file (`{"hooks": {Event: [groups]}}`:
+ * Claude Code's settings.json, Codex's hooks.json): pure text in, text out. The file's other
+ * content and its formatting are kept (jsonc-parser edits only the parts that change), and our
+ * handlers are told apart from everyone else's by `"statusMessage": "dshpolicy"`, so uninstalling
+ * removes exactly what installing wrote.
+ *
+ * Per event we write one matcher group holding one handler. Installing again with the same wanted
+ * groups changes nothing; with other groups, only ours are replaced (in place, so the positions of
+ * other groups do not move), added at the end of an event's list, or removed (with the groups,
+ * events and `hooks` object that become empty because of it).
+ */
+import { findNodeAtLocation, parseTree, type JSONPath, type Node } from 'jsonc-parser';
+import { diagnostic, positionAt, type Diagnostic, type Span } from '../../engine/index.js';
+import { TOOL_EVENTS } from './events.js';
+import { parseJson } from './json.js';
+import { loadClaudeHooksText } from './index.js';
+
+/** The `statusMessage` of every handler dshpolicy installs: how uninstall finds ours and nothing else. */
+export const DSHPOLICY_MARK = 'dshpolicy';
+
+/** Seconds; the `timeout` of the handlers we install. */
+export const INSTALL_TIMEOUT_SEC = 30;
+
+export type JsonObject = Record<string, unknown>;
+
+export interface HookGroup {
+  matcher?: string;
+  hooks: JsonObject[];
+}
+
+export interface WantedGroup {
+  event: string;
+  group: HookGroup;
+}
+
+/** One of our handlers in a hooks document. */
+export interface OurHandler {
+  event: string;
+  groupIndex: number;
+  handlerIndex: number;
+  handler: JsonObject;
+  /** The group's matcher, when it has a string one. */
+  matcher?: string;
+}
+
+export interface HooksJsonEdit {
+  /** False when the file cannot be edited safely; `diagnostics` then say why, and `text` is the old text. */
+  ok: boolean;
+  /** The new text (the old one when nothing changes). */
+  text: string;
+  changed: boolean;
+  /** The file did not exist (or was blank) and is written from scratch. */
+  created: boolean;
+  diagnostics: Diagnostic[];
+  /** Our handlers before and after the edit, in file order. */
+  before: OurHandler[];
+  after: OurHandler[];
+}
+
+export interface HooksJsonEditOptions {
+  /** The agent's strict reader: its errors (a file the agent cannot read) make the edit refuse. */
+  check: (text: string, file: string) => Diagnostic[];
+  /** The agent's name, for messages (`claude code`, `codex`). */
+  agentName: string;
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function isDshpolicyHandler(h: unknown): boolean {
+  return isObject(h) && h['statusMessage'] === DSHPOLICY_MARK;
+}
+
+/** A group of ours: every handler in it is ours (a group someone added a handler to is not). */
+function isOurGroup(g: unknown): boolean {
+  return isObject(g) && Array.isArray(g['hooks']) && g['hooks'].length > 0 && g['hooks'].every(isDshpolicyHandler);
+}
+
+/** Our handlers in a parsed hooks document (`{"hooks": {...}}`), in file order. */
+export function findDshpolicyHandlers(doc: unknown): OurHandler[] {
+  const out: OurHandler[] = [];
+  const hooks = isObject(doc) ? doc['hooks'] : undefined;
+  if (!isObject(hooks)) return out;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((g, groupIndex) => {
+      if (!isObject(g) || !Array.isArray(g['hooks'])) return;
+      const matcher = typeof g['matcher'] === 'string' ? g['matcher'] : undefined;
+      g['hooks'].forEach((h, handlerIndex) => {
+        if (!isDshpolicyHandler(h)) return;
+        const found: OurHandler = { event, groupIndex, handlerIndex, handler: h as JsonObject };
+        if (matcher !== undefined) found.matcher = matcher;
+        out.push(found);
+      });
+    });
+  }
+  return out;
+}
+
+/** Structural equality of JSON values (key order does not matter). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** How the file is laid out: its indent unit and line end; undefined for a one-line file (edits stay compact). */
+export interface Layout {
+  unit: string;
+  eol: string;
+}
+
+export function formattingOf(text: string): Layout | undefined {
+  if (!text.trimEnd().includes('\n')) return undefined;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const m = /\n([ \t]+)\S/.exec(text);
+  const ws = m?.[1];
+  if (ws === undefined) return { unit: '  ', eol };
+  if (ws.startsWith('\t')) return { unit: '\t', eol };
+  return { unit: ws, eol };
+}
+
+function spanOf(file: string, text: string, offset: number, length: number): Span {
+  return { file, start: positionAt(text, offset), end: positionAt(text, offset + length) };
+}
+
+function groupsObject(wanted: readonly WantedGroup[]): JsonObject {
+  const o: JsonObject = {};
+  for (const w of wanted) o[w.event] = [w.group];
+  return o;
+}
+
+/** The property nodes named `key` of an object node. */
+function propsNamed(obj: Node | undefined, key: string): Node[] {
+  if (!obj || obj.type !== 'object') return [];
+  return (obj.children ?? []).filter((p) => p.type === 'property' && p.children?.[0]?.value === key);
+}
+
+type Op = { path: JSONPath; value: unknown; insert?: boolean };
+type Edit = { offset: number; length: number; content: string };
+
+/** The whitespace that starts the line `offset` is on. */
+function indentOfLine(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+}
+
+/** Whether only whitespace precedes `offset` on its line. */
+function startsLine(text: string, offset: number): boolean {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return text.slice(start, offset).trim() === '';
+}
+
+/** `value` as JSON laid out like the file, its continuation lines indented by `base`. */
+function layOut(value: unknown, layout: Layout | undefined, base: string): string {
+  if (!layout) return JSON.stringify(value);
+  return JSON.stringify(value, null, layout.unit).split('\n').join(layout.eol + base);
+}
+
+/**
+ * The edit for one operation. Insertions and replacements are laid out like the file around them
+ * and touch nothing else (jsonc-parser's own formatting of an edit reflows the neighbouring
+ * items on its lines); a removal takes the item with the comma before it (or, for a first item,
+ * the comma after it), so that a removal undoes an insertion exactly.
+ */
+function editFor(text: string, op: Op, layout: Layout | undefined): Edit | undefined {
+  const root = parseTree(text);
+  if (!root) return undefined;
+  const node = findNodeAtLocation(root, op.path);
+  if (op.value === undefined) {
+    if (!node) return undefined;
+    const item = node.parent?.type === 'property' ? node.parent : node;
+    const container = item.parent;
+    if (!container) return undefined;
+    const siblings = container.children ?? [];
+    const i = siblings.indexOf(item);
+    const prev = siblings[i - 1];
+    if (prev) return { offset: prev.offset + prev.length, length: item.offset + item.length - (prev.offset + prev.length), content: '' };
+    const next = siblings[i + 1];
+    if (next) return { offset: item.offset, length: next.offset - item.offset, content: '' };
+    return { offset: container.offset + 1, length: container.length - 2, content: '' };
+  }
+  if (node && !op.insert) {
+    const pretty = layout !== undefined && text.slice(node.offset, node.offset + node.length).includes('\n');
+    return { offset: node.offset, length: node.length, content: layOut(op.value, pretty ? layout : undefined, indentOfLine(text, node.offset)) };
+  }
+  // An insertion at the end of an array, or of a new property at the end of an object.
+  const parentPath = op.path.slice(0, -1);
+  const container = parentPath.length === 0 ? root : findNodeAtLocation(root, parentPath);
+  if (!container || (container.type !== 'array' && container.type !== 'object')) return undefined;
+  const key = op.insert ? '' : `${JSON.stringify(String(op.path[op.path.length - 1]))}:${layout ? ' ' : ''}`;
+  const items = container.children ?? [];
+  const last = items[items.length - 1];
+  if (last) {
+    const end = last.offset + last.length;
+    if (layout && startsLine(text, last.offset)) {
+      const base = indentOfLine(text, last.offset);
+      return { offset: end, length: 0, content: `,${layout.eol}${base}${key}${layOut(op.value, layout, base)}` };
+    }
+    return { offset: end, length: 0, content: `,${layout ? ' ' : ''}${key}${JSON.stringify(op.value)}` };
+  }
+  const inner = { offset: container.offset + 1, length: container.length - 2 };
+  if (!layout) return { ...inner, content: `${key}${JSON.stringify(op.value)}` };
+  const base = indentOfLine(text, container.offset);
+  const itemBase = base + layout.unit;
+  return { ...inner, content: `${layout.eol}${itemBase}${key}${layOut(op.value, layout, itemBase)}${layout.eol}${base}` };
+}
+
+/**
+ * Edits a hooks document so that our handlers are exactly `wanted` (one group per event), leaving
+ * everything else as it is. `text` undefined: the file does not exist.
+ */
+export function editHooksJson(text: string | undefined, file: string, wanted: readonly WantedGroup[], opts: HooksJsonEditOptions): HooksJsonEdit {
+  const old = text ?? '';
+  const refuse = (diagnostics: Diagnostic[]): HooksJsonEdit => ({ ok: false, text: old, changed: false, created: false, diagnostics, before: [], after: [] });
+
+  if (old.trim() === '') {
+    if (wanted.length === 0) return { ok: true, text: old, changed: false, created: false, diagnostics: [], before: [], after: [] };
+    const fresh = `${JSON.stringify({ hooks: groupsObject(wanted) }, null, 2)}\n`;
+    return { ok: true, text: fresh, changed: true, created: true, diagnostics: [], before: [], after: findDshpolicyHandlers(JSON.parse(fresh)) };
+  }
+
+  const unreadable = opts.check(old, file).filter((d) => d.severity === 'error');
+  if (unreadable.length > 0) {
+    return refuse([
+      ...unreadable,
+      diagnostic('install/unreadable-config', 'error', `\`${file}\` is not a hooks configuration ${opts.agentName} can read; it was left unchanged`, {
+        help: 'fix the file (or move it away) and install again',
+      }),
+    ]);
+  }
+  const bom = old.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  const body = old.slice(bom.length);
+  const at = (node: Node | undefined) => (node ? spanOf(file, old, node.offset + bom.length, node.length) : spanOf(file, old, 0, 0));
+  const root = parseTree(body);
+  const doc: unknown = JSON.parse(body);
+  if (!isObject(doc)) {
+    return refuse([diagnostic('install/not-an-object', 'error', `the top level of \`${file}\` is not an object; it was left unchanged`, { span: at(root), pointer: '' })]);
+  }
+  const hookProps = propsNamed(root, 'hooks');
+  if (hookProps.length > 1) {
+    return refuse([
+      diagnostic('install/duplicate-key', 'error', '`hooks` appears more than once; it was left unchanged', {
+        span: at(hookProps[0]!.children?.[0]),
+        pointer: '/hooks',
+        help: `${opts.agentName} reads only the last one; merge them into one`,
+      }),
+    ]);
+  }
+  const hooksNode = hookProps[0]?.children?.[1];
+  const hooks = doc['hooks'];
+  if (hooks !== undefined && !isObject(hooks)) {
+    return refuse([diagnostic('install/not-an-object', 'error', '`hooks` is not an object; the file was left unchanged', { span: at(hooksNode), pointer: '/hooks' })]);
+  }
+  const before = findDshpolicyHandlers(doc);
+  const wantedBy = new Map(wanted.map((w) => [w.event, w.group]));
+  const touched = new Set([...wantedBy.keys(), ...before.map((o) => o.event)]);
+  for (const event of touched) {
+    const props = propsNamed(hooksNode, event);
+    if (props.length > 1) {
+      return refuse([
+        diagnostic('install/duplicate-key', 'error', `\`${event}\` appears more than once in \`hooks\`; the file was left unchanged`, {
+          span: at(props[0]!.children?.[0]),
+          pointer: `/hooks/${event}`,
+          help: `${opts.agentName} reads only the last one; merge them into one`,
+        }),
+      ]);
+    }
+    const list = isObject(hooks) ? hooks[event] : undefined;
+    if (list !== undefined && !Array.isArray(list)) {
+      return refuse([
+        diagnostic('install/not-an-array', 'error', `\`hooks.${event}\` is not a list of matcher groups; the file was left unchanged`, {
+          span: at(props[0]?.children?.[1]),
+          pointer: `/hooks/${event}`,
+        }),
+      ]);
+    }
+  }
+
+  // The edits, in an order that keeps every later path valid: replacements, removals from the
+  // end of each list, then additions at the end.
+  const replace: Op[] = [];
+  const remove: Op[] = [];
+  const add: Op[] = [];
+  const expected = structuredClone(doc);
+  if (!isObject(hooks)) {
+    if (wanted.length > 0) {
+      add.push({ path: ['hooks'], value: groupsObject(wanted) });
+      expected['hooks'] = groupsObject(wanted);
+    }
+  } else {
+    const expHooks = expected['hooks'] as JsonObject;
+    const removedEvents: string[] = [];
+    for (const [event, list] of Object.entries(hooks)) {
+      if (!Array.isArray(list) || !touched.has(event)) continue;
+      const want = wantedBy.get(event);
+      const keep = want ? list.findIndex(isOurGroup) : -1;
+      const expList = [...list] as unknown[];
+      const drops: Op[] = [];
+      let removedSomething = false;
+      for (let gi = list.length - 1; gi >= 0; gi--) {
+        if (gi === keep) continue;
+        const g = list[gi];
+        if (isOurGroup(g)) {
+          drops.push({ path: ['hooks', event, gi], value: undefined });
+          expList.splice(gi, 1);
+          removedSomething = true;
+        } else if (isObject(g) && Array.isArray(g['hooks'])) {
+          const handlers = g['hooks'];
+          const kept = [...handlers];
+          for (let hi = handlers.length - 1; hi >= 0; hi--) {
+            if (!isDshpolicyHandler(handlers[hi])) continue;
+            drops.push({ path: ['hooks', event, gi, 'hooks', hi], value: undefined });
+            kept.splice(hi, 1);
+            removedSomething = true;
+          }
+          if (kept.length !== handlers.length) expList[expList.indexOf(g)] = { ...g, hooks: kept };
+        }
+      }
+      if (want && keep >= 0) {
+        if (!jsonEqual(list[keep], want)) replace.push({ path: ['hooks', event, keep], value: want });
+        expList[expList.indexOf(list[keep])] = want;
+      } else if (want) {
+        add.push({ path: ['hooks', event, -1], value: want, insert: true });
+        expList.push(want);
+      }
+      if (!want && removedSomething && expList.length === 0) {
+        remove.push({ path: ['hooks', event], value: undefined });
+        delete expHooks[event];
+        removedEvents.push(event);
+      } else {
+        remove.push(...drops);
+        expHooks[event] = expList;
+      }
+    }
+    for (const w of wanted) {
+      if (hooks[w.event] === undefined) {
+        add.push({ path: ['hooks', w.event], value: [w.group] });
+        expHooks[w.event] = [w.group];
+      }
+    }
+    if (removedEvents.length > 0 && Object.keys(expHooks).length === 0) {
+      // The `hooks` object is empty only because ours went: it goes too.
+      remove.splice(0, remove.length, { path: ['hooks'], value: undefined });
+      delete expected['hooks'];
+    }
+  }
+
+  const layout = formattingOf(body);
+  let next = body;
+  for (const op of [...replace, ...remove, ...add]) {
+    const e = editFor(next, op, layout);
+    if (e) next = next.slice(0, e.offset) + e.content + next.slice(e.offset + e.length);
+  }
+  let result: unknown;
+  try {
+    result = JSON.parse(next);
+  } catch {
+    result = undefined;
+  }
+  if (!jsonEqual(result, expected)) {
+    return refuse([
+      diagnostic('install/edit-failed', 'error', `could not edit \`${file}\` without touching anything else; it was left unchanged`, {
+        span: at(hooksNode ?? root),
+        pointer: '/hooks',
+        help: 'this is a bug in dshpolicy; please report it with the file',
+      }),
+    ]);
+  }
+  const newText = bom + next;
+  return { ok: true, text: newText, changed: newText !== old, created: false, diagnostics: [], before, after: findDshpolicyHandlers(result) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code
+
+/** Our command handler. */
+export function claudeCommandHandler(command: string): JsonObject {
+  return { type: 'command', command, timeout: INSTALL_TIMEOUT_SEC, statusMessage: DSHPOLICY_MARK };
+}
+
+/** Our http handler (for `dshpolicy serve`). */
+export function claudeHttpHandler(url: string): JsonObject {
+  return { type: 'http', url, timeout: INSTALL_TIMEOUT_SEC, statusMessage: DSHPOLICY_MARK };
+}
+
+/**
+ * One group per event: without a matcher, which Claude Code reads as "every value", except on tool
+ * events, where it is `"*"` (every tool, the form its documentation uses).
+ */
+export function claudeWantedGroups(events: readonly string[], handlerFor: (event: string) => JsonObject): WantedGroup[] {
+  return events.map((event) => ({ event, group: TOOL_EVENTS.has(event) ? { matcher: '*', hooks: [handlerFor(event)] } : { hooks: [handlerFor(event)] } }));
+}
+
+const claudeCheck = (text: string, file: string): Diagnostic[] => parseJson(text, file).diagnostics;
+
+/**
+ * Plans installing `wanted` into a Claude Code settings file (text undefined: it does not exist).
+ * Besides the edit, warns about what in the file would keep Claude Code from running our hooks
+ * (`disableAllHooks`, an `allowedHttpHookUrls` that does not admit our URL).
+ */
+export function planClaudeInstall(text: string | undefined, file: string, wanted: readonly WantedGroup[]): HooksJsonEdit {
+  const edit = editHooksJson(text, file, wanted, { check: claudeCheck, agentName: 'claude code' });
+  if (edit.ok && edit.after.length > 0) edit.diagnostics.push(...claudeNotes(edit.text, file, edit.after));
+  return edit;
+}
+
+/** Plans removing our handlers from a Claude Code settings file. */
+export function planClaudeUninstall(text: string | undefined, file: string): HooksJsonEdit {
+  return editHooksJson(text, file, [], { check: claudeCheck, agentName: 'claude code' });
+}
+
+/** What Claude Code's loader says about our groups in the edited file (anything but notes). */
+function claudeNotes(text: string, file: string, ours: readonly OurHandler[]): Diagnostic[] {
+  const loaded = loadClaudeHooksText(text, file);
+  const prefixes = [...new Set(ours.map((o) => `/hooks/${o.event}/${o.groupIndex}`))];
+  const out: Diagnostic[] = [];
+  for (const d of loaded.diagnostics) {
+    if (d.code === 'claude/hooks-disabled') {
+      out.push({ ...d, severity: 'warning', help: 'remove `disableAllHooks` (or set it to `false`) for the policy to run' });
+    } else if (d.severity !== 'info' && d.pointer !== undefined && prefixes.some((p) => d.pointer === p || d.pointer!.startsWith(`${p}/`))) {
+      out.push(d);
+    }
+  }
+  return out;
+}
