@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import {
   compilePolicy,
   evaluateAny,
+  type CompiledPolicy,
   normalizeAnyEvent,
   processHookRunner,
   type AnyDecision,
@@ -39,7 +40,7 @@ Codex's own approval flow. The stop loop guard keeps its count per session in --
 /** Largest payload read; a larger one is unreadable (and fails closed). */
 export const MAX_PAYLOAD = 16 * 1024 * 1024;
 
-type Agent = 'claude' | 'codex';
+export type Agent = 'claude' | 'codex';
 
 async function readStdin(io: Io): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -127,7 +128,7 @@ function eventNameOf(raw: string): string | undefined {
  * The answer when the hook cannot decide (a broken policy, an unreadable payload): a tool call
  * denied and a prompt blocked, with the reason; a stop never trapped; elsewhere a notice.
  */
-function failClosed(agent: Agent, eventName: string | undefined, why: string, failOpen: boolean): HookAnswer {
+export function failClosed(agent: Agent, eventName: string | undefined, why: string, failOpen: boolean): HookAnswer {
   const message = `dshpolicy: ${why}`;
   if (failOpen) return { stdout: '', stderr: `${message} (failing open)\n`, exitCode: 0 };
   const json = (v: unknown): HookAnswer => ({ stdout: `${JSON.stringify(v)}\n`, stderr: `${message}\n`, exitCode: 0 });
@@ -189,60 +190,79 @@ interface HookOptions {
   loadCompiler: LoadCompiler;
 }
 
+/** Where a decision's policy and loop-guard counts come from: files for a hook process, memory for `serve`. */
+export interface DecideContext {
+  failOpen: boolean;
+  ask: 'deny' | 'none';
+  /** The policy for an event; `undefined` when there is none (no opinion), or why it cannot be had. */
+  policyFor(event: AnyEvent): Promise<CompiledPolicy | { error: string } | undefined>;
+  /** Consecutive forced continuations of a session, as the stop loop guard keeps them. */
+  counts: { read(session: string): number; write(session: string, n: number): void };
+}
+
 async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnswer> {
   const raw = await readStdin(io);
   if (raw === undefined) return failClosed(agent, undefined, `the payload is larger than ${MAX_PAYLOAD} bytes`, opts.failOpen);
+  const dir = opts.stateDir ?? stateDir(agent);
+  return decidePayload(agent, raw, {
+    failOpen: opts.failOpen,
+    ask: opts.ask,
+    policyFor: async (event) => {
+      let files = opts.policies ?? [];
+      if (files.length === 0) {
+        const start = (agent === 'claude' ? process.env['CLAUDE_PROJECT_DIR'] : undefined) ?? event.cwd ?? process.cwd();
+        files = discoverPolicies(start).files;
+        // No policy: no opinion, and the agent goes on as it would without dshpolicy.
+        if (files.length === 0) return undefined;
+      }
+      for (const f of files) if (!existsSync(f)) return { error: `the policy file \`${f}\` does not exist` };
+      const loaded = await loadPolicyCached(files, cacheDir(), opts.loadCompiler);
+      const firstError = loaded.diagnostics.find((d) => d.severity === 'error');
+      if (!loaded.ir || firstError) return { error: `the policy does not compile: ${firstError ? where(firstError) : 'unknown error'}` };
+      return compilePolicy(loaded.ir);
+    },
+    counts: { read: (session) => readCount(stateFile(dir, session)), write: (session, n) => writeCount(stateFile(dir, session), n) },
+  });
+}
+
+/** Decides one raw payload and says it in the agent's protocol. Never throws. */
+export async function decidePayload(agent: Agent, raw: string, ctx: DecideContext): Promise<HookAnswer> {
   const name = eventNameOf(raw);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    return failClosed(agent, name, `the payload is not JSON: ${(err as Error).message}`, opts.failOpen);
+    return failClosed(agent, name, `the payload is not JSON: ${(err as Error).message}`, ctx.failOpen);
   }
   const norm = normalizeAnyEvent(value);
   if (!norm.event) {
     const d = norm.diagnostics[0];
-    return failClosed(agent, name, `the payload cannot be read: ${d ? where(d) : 'unknown problem'}`, opts.failOpen);
+    return failClosed(agent, name, `the payload cannot be read: ${d ? where(d) : 'unknown problem'}`, ctx.failOpen);
   }
   const event: AnyEvent = norm.event;
   if (event.seam === 'agent-event' && event.agent === undefined) event.agent = agent;
 
-  let files = opts.policies ?? [];
-  if (files.length === 0) {
-    const start = (agent === 'claude' ? process.env['CLAUDE_PROJECT_DIR'] : undefined) ?? event.cwd ?? process.cwd();
-    files = discoverPolicies(start).files;
-    // No policy: no opinion, and the agent goes on as it would without dshpolicy.
-    if (files.length === 0) return { stdout: '', stderr: '', exitCode: 0 };
-  }
-  for (const f of files) {
-    if (!existsSync(f)) return failClosed(agent, name, `the policy file \`${f}\` does not exist`, opts.failOpen);
-  }
-  const loaded = await loadPolicyCached(files, cacheDir(), opts.loadCompiler);
-  const firstError = loaded.diagnostics.find((d) => d.severity === 'error');
-  if (!loaded.ir || firstError) {
-    return failClosed(agent, name, `the policy does not compile: ${firstError ? where(firstError) : 'unknown error'}`, opts.failOpen);
-  }
-  const policy = compilePolicy(loaded.ir);
+  const policy = await ctx.policyFor(event);
+  if (policy === undefined) return { stdout: '', stderr: '', exitCode: 0 };
+  if ('error' in policy) return failClosed(agent, name, policy.error, ctx.failOpen);
 
   // The stop seam: the turn's facts from the transcript, and the loop guard's count.
-  let countFile: string | undefined;
+  const session = event.session ?? 'session';
   if (event.seam === 'stop') {
     if (event.transcript_path) {
       const facts = agent === 'claude' ? await readClaudeTurn(event.transcript_path) : await readCodexTurn(event.transcript_path);
       event.turn = facts.turn;
       if (event.last_message === undefined && facts.lastMessage !== undefined) event.last_message = facts.lastMessage;
     }
-    countFile = stateFile(opts.stateDir ?? stateDir(agent), event.session ?? 'session');
     // A stop that is not a continuation starts the count again.
-    event.continuations = event.stop_hook_active ? readCount(countFile) : 0;
-    if (event.stop_hook_active && event.continuations === 0) event.continuations = 1;
+    event.continuations = event.stop_hook_active ? Math.max(1, ctx.counts.read(session)) : 0;
   }
 
   const decision: AnyDecision = await evaluateAny(policy, event, { runner: processHookRunner() });
-  if (countFile !== undefined && decision.seam === 'stop') {
-    writeCount(countFile, decision.decision === 'continue' ? (event.seam === 'stop' ? (event.continuations ?? 0) : 0) + 1 : 0);
+  if (event.seam === 'stop' && decision.seam === 'stop') {
+    ctx.counts.write(session, decision.decision === 'continue' ? (event.continuations ?? 0) + 1 : 0);
   }
-  const answer = agent === 'claude' ? claudeAnswer(decision, event) : codexAnswer(decision, event, { ask: opts.ask });
+  const answer = agent === 'claude' ? claudeAnswer(decision, event) : codexAnswer(decision, event, { ask: ctx.ask });
   const problems = decision.diagnostics.filter((d) => d.severity !== 'info');
   if (problems.length > 0) answer.stderr += problems.map((d) => `dshpolicy: ${where(d)}\n`).join('');
   return answer;

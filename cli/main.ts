@@ -15,6 +15,7 @@ commands:
   hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
   install claude|codex                 wire \`dshpolicy hook\` into the agent's configuration
   uninstall claude|codex               remove dshpolicy's entries from it again
+  serve [--policy <f>...] [--port <n>] answer Claude Code's http hooks from a long-running server
 
 every command takes --format json; \`dshpolicy <command> --help\` says more`;
 
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   import: async () => import('./import.js').then((m) => ({ run: m.importCommand, help: m.IMPORT_HELP })),
   install: async () => import('./install.js').then((m) => ({ run: m.installCommand, help: m.INSTALL_HELP })),
   uninstall: async () => import('./install.js').then((m) => ({ run: m.uninstallCommand, help: m.UNINSTALL_HELP })),
+  serve: async () => import('./serve.js').then((m) => ({ run: m.serveCommand, help: m.SERVE_HELP })),
   hook: async () => import('./hook.js').then((m) => ({ run: (argv, io) => m.hookCommand(argv, io, { loadCompiler: () => import('./policy.js') }), help: m.HOOK_HELP })),
 };
 

@@ -2,7 +2,8 @@
  * Runs a `run` rule's command hook as a real process: the dialect's shell, the event's cwd, the
  * payload on stdin, a timeout that kills the whole process group, and capped output. Never throws.
  */
-import { spawn } from 'node:child_process';
+import type { spawn as spawnFn } from 'node:child_process';
+import { lazyRequire } from '../require.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { diagnostic } from '../diagnostics.js';
@@ -64,8 +65,10 @@ export function runProcess(
       clearTimeout(timer);
       resolve(r);
     };
-    let child: ReturnType<typeof spawn>;
+    let child: ReturnType<typeof spawnFn>;
     try {
+      // Loaded here, not at start-up: a hook process whose policy runs no command never needs it.
+      const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
       child = spawn(file, argv, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (err) {
       resolve({ exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, truncated: false, spawnError: String(err) });

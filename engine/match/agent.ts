@@ -67,11 +67,15 @@ function claudeMatcher(pattern: string, opts: AgentMatcherOptions): AgentMatcher
   } catch (err) {
     return invalid(`JavaScript rejects the matcher \`${p}\`: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
   }
-  if (re2Equivalent(p)) {
+  // RE2 where it reads the pattern as JavaScript does (linear time), else the JavaScript RegExp;
+  // decided at the first test, so a matcher that never meets a value never loads RE2.
+  let test: ((v: string) => boolean) | undefined;
+  const choose = (): ((v: string) => boolean) => {
+    if (!re2Equivalent(p)) return (v) => js.test(v);
     const re = compileRegex(p, '');
-    return { kind: 'regex', test: (v) => v.length <= MAX_MATCHER_INPUT && re.test(v) };
-  }
-  return { kind: 'regex', test: (v) => v.length <= MAX_MATCHER_INPUT && js.test(v) };
+    return (v) => re.test(v);
+  };
+  return { kind: 'regex', test: (v) => v.length <= MAX_MATCHER_INPUT && (test ??= choose())(v) };
 }
 
 function codexMatcher(pattern: string): AgentMatcher {

@@ -113,11 +113,19 @@ export function checkRegex(source: string, flags: string): MatchError | null {
   }
 }
 
-/** Compiles an RE2 regex. An invalid regex compiles to a matcher that never matches. */
+/**
+ * Compiles an RE2 regex. An invalid regex compiles to a matcher that never matches. The regex is
+ * built at its first test, so a policy pays for RE2 only when an event reaches one of its regexes.
+ */
 export function compileRegex(source: string, flags: string): Matcher {
-  if (checkRegex(source, flags) !== null) return { test: () => false };
   const key = cacheKey(source, flags);
-  return { test: (value: string) => testCached(source, flags, key, value) };
+  let valid: boolean | undefined;
+  return {
+    test: (value: string) => {
+      valid ??= checkRegex(source, flags) === null;
+      return valid && testCached(source, flags, key, value);
+    },
+  };
 }
 
 /** Whether the regex finds a match in the first `MAX_REGEX_INPUT` code units of `value`; false when invalid. */
