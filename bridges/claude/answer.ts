@@ -62,14 +62,22 @@ export function claudeAnswer(decision: AnyDecision, event: AnyEvent): HookAnswer
       return Object.keys(out).length === 0 ? SILENT : json(out);
     }
     case 'stop':
-      if (decision.decision === 'halt') return json({ continue: false, stopReason: reasonOf(decision) || 'stopped by policy' });
-      // Claude Code requires a reason to continue; it is what the model reads next.
-      if (decision.decision === 'continue') return json({ decision: 'block', reason: reasonOf(decision) || 'continue, as the policy requires' });
-      return SILENT;
     case 'session-start':
-      if (decision.decision === 'halt') return json({ continue: false, stopReason: reasonOf(decision) || 'stopped by policy' });
-      return ctx === undefined ? SILENT : json({ hookSpecificOutput: specific });
+      return stopOrStartAnswer(decision, ctx === undefined ? undefined : specific);
   }
+}
+
+/**
+ * Stop and SessionStart say the same in both agents: `continue: false` halts, `decision: block`
+ * continues a stop with the reason the model reads next (both agents require one), context rides
+ * in `hookSpecificOutput` (Codex's Stop takes none, and a stop decision carries no context).
+ */
+export function stopOrStartAnswer(decision: AnyDecision, specific: Record<string, unknown> | undefined): HookAnswer {
+  if (decision.decision === 'halt') return json({ continue: false, stopReason: reasonOf(decision) || 'stopped by policy' });
+  if (decision.seam === 'stop') {
+    return decision.decision === 'continue' ? json({ decision: 'block', reason: reasonOf(decision) || 'continue, as the policy requires' }) : SILENT;
+  }
+  return specific === undefined ? SILENT : json({ hookSpecificOutput: specific });
 }
 
 /** An agent event's decision (from its imported hooks), said the way the event takes it. */

@@ -6,7 +6,7 @@
  * is left to Codex, which is what an allow amounts to there.
  */
 import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
-import type { HookAnswer } from '../claude/answer.js';
+import { stopOrStartAnswer, type HookAnswer } from '../claude/answer.js';
 
 export interface CodexAnswerOptions {
   /** What an `ask` becomes: `deny` (the default) or `none` (Codex's own approval flow decides). */
@@ -61,13 +61,8 @@ export function codexAnswer(decision: AnyDecision, event: AnyEvent, opts: CodexA
       if (decision.decision === 'block') return json(withContext({ decision: 'block', reason: reasonOf(decision) || 'blocked by policy' }));
       return ctx !== undefined ? json({ hookSpecificOutput: specific }) : SILENT;
     case 'stop':
-      // Stop takes no hookSpecificOutput in Codex.
-      if (decision.decision === 'halt') return json({ continue: false, stopReason: reasonOf(decision) || 'stopped by policy' });
-      if (decision.decision === 'continue') return json({ decision: 'block', reason: reasonOf(decision) || 'continue, as the policy requires' });
-      return SILENT;
     case 'session-start':
-      if (decision.decision === 'halt') return json({ continue: false, stopReason: reasonOf(decision) || 'stopped by policy' });
-      return ctx !== undefined ? json({ hookSpecificOutput: specific }) : SILENT;
+      return stopOrStartAnswer(decision, ctx === undefined ? undefined : specific);
   }
 }
 

@@ -24,7 +24,7 @@ import {
 import { codexEvent } from './events.js';
 import { parseJson } from './json.js';
 import { loadCodexFile } from './load.js';
-import { parseToml } from './toml.js';
+import { decodeBasic, parseToml } from './toml.js';
 import { LineIndex } from './tree.js';
 import { codexHookHash, codexHookKey, handlerIndices, hashInputOf } from './trust.js';
 
@@ -174,33 +174,6 @@ interface Statement {
 
 const ARRAY_ITEM = '\u0000[]';
 
-/** The value of a TOML basic string's body (between the quotes). */
-function decodeBasic(s: string): string {
-  return s.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g, (_m, e: string) => {
-    switch (e[0]) {
-      case 'b':
-        return '\b';
-      case 't':
-        return '\t';
-      case 'n':
-        return '\n';
-      case 'f':
-        return '\f';
-      case 'r':
-        return '\r';
-      case 'e':
-        return '\x1b';
-      case 'u':
-      case 'U':
-      case 'x': {
-        const cp = parseInt(e.slice(1), 16);
-        return cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
-      }
-      default:
-        return e;
-    }
-  });
-}
 const BARE = /[A-Za-z0-9_-]/;
 
 /** Splits a TOML document (already known to be valid) into its statements. Throws on what it does not understand. */

@@ -344,7 +344,8 @@ function endOfMultiline(text: string, start: number, quote: string): number {
   return text.length;
 }
 
-function decodeBasic(s: string): string {
+/** The value of a TOML basic string's body (between the quotes). */
+export function decodeBasic(s: string): string {
   return s.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g, (_m, e: string) => {
     switch (e[0]) {
       case 'b':
