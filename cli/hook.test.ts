@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, scratch } from './testkit.js';
 import { discoverPolicies } from './hook.js';
 
@@ -30,6 +30,8 @@ const policy = file('guard.dshpolicy', POLICY);
 
 const pre = (command: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: 's1', transcript_path: '', cwd: dir, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 't', ...extra });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let env: NodeJS.ProcessEnv;
 beforeEach(() => {
