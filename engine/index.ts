@@ -16,3 +16,4 @@ export * from './hooks/index.js';
 export { runTestCase, runTestCases, type TestResult } from './testcases.js';
 export * from './agent-events.js';
 export * from './evaluate-agent.js';
+export { explainEvent, explain, exprText, type Explanation, type ExplainedRule, type ExplainedPart, type SkippedRule, type SkipStage, type PartRule, type ExplainableDecision, type ExplainOptions } from './explain.js';
