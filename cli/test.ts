@@ -1,0 +1,495 @@
+/**
+ * `dshpolicy test [files...]`: runs the policy's `test` blocks and the fixture lines that carry an
+ * `"expect"` decision, and reports every case whose decision (or reason) is not the expected one,
+ * for people, as JSON, or as JUnit XML for CI; `--coverage` adds which rules the cases exercised.
+ */
+import { readdirSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  AGENT_EVENT_DECISIONS,
+  checkRegex,
+  diagnostic,
+  evaluateAny,
+  normalizeAnyEvent,
+  normalizeEvent,
+  processHookRunner,
+  regexMatches,
+  runTestCase,
+  SEAM_DECISIONS,
+  type AnyDecision,
+  type AnyEvent,
+  type CompiledPolicy,
+  type Diagnostic,
+  type HookRunner,
+  type TestCase,
+} from '../engine/index.js';
+import { guard, UsageError, type Io } from './args.js';
+import { computeCoverage, renderCoverage, type CoverageCase, type CoverageReport } from './coverage.js';
+import { FixtureReadError, readFixtures } from './eval.js';
+import { discoverPolicies } from './hook.js';
+import { loadPolicies } from './policy.js';
+import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
+import { describeEvent } from './table.js';
+
+export const TEST_HELP = `usage: dshpolicy test [<file.dshpolicy|file.json|fixtures.jsonl>...] [--policy <file>]...
+                      [--format human|json|junit] [--coverage] [--verbose]
+                      [--claude-hooks <settings.json|hooks.json>]... [--codex-hooks <hooks.json|config.toml>]...
+
+Runs every \`test\` block of the policy files, and every line of the fixture files (.jsonl) that
+carries an "expect" decision (and optionally an "expect_reason" regex that some reason or context
+of the decision must match), against the policy formed by all the policy files given (positional
+.dshpolicy and .json files, and --policy). Reports each case that fails, with the rules that
+decided and their reasons; lines that cannot be read are errors, and the others still run.
+With no files, tests the .dshpolicy files of the nearest .dshpolicy/ directory and the *.jsonl
+files in its tests/ folder. --coverage adds, per rule, how many cases it decided or was outranked
+in, and why a rule never decided. --verbose also lists the cases that passed.
+Exits 0 when every case passes, 1 when one fails or errs or the policy does not compile.`;
+
+const FORMATS = ['human', 'json', 'junit'] as const;
+type TestFormat = (typeof FORMATS)[number];
+
+export type CaseStatus = 'passed' | 'failed' | 'error';
+
+/** One test case or fixture line, run. */
+export interface CaseResult {
+  kind: 'test' | 'fixture';
+  /** The file the case is in: its JUnit test suite. */
+  file: string;
+  name: string;
+  /** `file:line:col` of a test case, `file:line` of a fixture line. */
+  at: string;
+  status: CaseStatus;
+  event?: AnyEvent;
+  expect?: string;
+  /** The regex some reason or context must match, as `/source/flags`. */
+  expectReason?: string;
+  decision?: AnyDecision;
+  /** Why the case failed. */
+  message?: string;
+  /** Why the case could not run. */
+  errors?: Diagnostic[];
+}
+
+export interface TestOptions {
+  /** Where to look for the `.dshpolicy/` directory when no file is named (default: the process's). */
+  cwd?: string;
+}
+
+/** A path for display: relative to the working directory when it is inside it. */
+function shown(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+function discover(cwd: string): { policies: string[]; fixtures: string[]; dir?: string } {
+  const found = discoverPolicies(cwd);
+  if (!found.dir) return { policies: [], fixtures: [] };
+  let fixtures: string[] = [];
+  try {
+    const tests = join(found.dir, 'tests');
+    fixtures = readdirSync(tests).filter((f) => f.endsWith('.jsonl')).sort().map((f) => shown(join(tests, f)));
+  } catch {
+    // no tests/ folder
+  }
+  return { dir: found.dir, policies: found.files.map(shown), fixtures };
+}
+
+const regexText = (regex: string, flags: string) => `/${regex}/${flags}`;
+
+/** `expect_reason`: a regex source, or `/source/flags` with flags among `ims`. */
+export function parseExpectReason(text: string): { regex: string; flags: string } {
+  const m = /^\/(.+)\/([ims]*)$/s.exec(text);
+  return m ? { regex: m[1]!, flags: m[2]! } : { regex: text, flags: '' };
+}
+
+function decisionWords(event: AnyEvent): readonly string[] {
+  return event.seam === 'agent-event' ? AGENT_EVENT_DECISIONS : SEAM_DECISIONS[event.seam];
+}
+
+function seamName(event: AnyEvent): string {
+  return event.seam === 'agent-event' ? event.event : event.seam;
+}
+
+/** Compares a decision with what the case expects; the failure message, or undefined when it holds. */
+function judge(decision: AnyDecision, expect: string, reason: { regex: string; flags: string } | undefined): string | undefined {
+  if (decision.decision !== expect) return `expected \`${expect}\`, got \`${decision.decision}\``;
+  if (reason) {
+    const texts = [...decision.reasons, ...decision.context];
+    if (!texts.some((t) => regexMatches(reason.regex, reason.flags, t))) {
+      return `got \`${decision.decision}\` as expected, but no reason or context matches \`${regexText(reason.regex, reason.flags)}\``;
+    }
+  }
+  return undefined;
+}
+
+async function runTestBlockCase(policy: CompiledPolicy, tc: TestCase, runner: HookRunner, fallbackFile: string): Promise<CaseResult> {
+  const file = tc.span?.file ?? fallbackFile;
+  const at = tc.span ? `${tc.span.file}:${tc.span.start.line}:${tc.span.start.column}` : file;
+  const base: CaseResult = { kind: 'test', file, name: tc.name, at, status: 'passed', expect: tc.expect };
+  if (tc.because) base.expectReason = regexText(tc.because.regex, tc.because.flags);
+  const norm = normalizeEvent(tc.event);
+  if (norm.event) base.event = norm.event;
+  const r = await runTestCase(policy, tc, { runner });
+  if (!r.decision) {
+    return { ...base, status: 'error', errors: r.failure ? [r.failure] : [], message: r.failure?.message ?? 'the case could not run' };
+  }
+  base.decision = r.decision;
+  if (r.ok) return base;
+  // The engine's verdict decides (so `test` and `check` agree); the message is said uniformly.
+  const message = judge(r.decision, tc.expect, tc.because) ?? r.failure?.message ?? 'the case failed';
+  return { ...base, status: 'failed', message };
+}
+
+/** Runs the lines of one fixture file that carry `expect`; lines without one only count as skipped. */
+async function runFixtureFile(
+  file: string,
+  policy: CompiledPolicy,
+  runner: HookRunner,
+  io: Io,
+): Promise<{ results: CaseResult[]; skipped: number }> {
+  const results: CaseResult[] = [];
+  let skipped = 0;
+  const lineError = (line: number, errors: Diagnostic[], event?: AnyEvent): CaseResult => {
+    const r: CaseResult = { kind: 'fixture', file, name: `line ${line}`, at: `${file}:${line}`, status: 'error', errors, message: errors[0]?.message ?? 'the line cannot be read' };
+    if (event) r.event = event;
+    return r;
+  };
+  const spanAt = (line: number, offset: number) => ({ file, start: { line, column: 1, offset }, end: { line, column: 2, offset: offset + 1 } });
+  try {
+    for await (const item of readFixtures(file, io)) {
+      if (item.errors) {
+        results.push(lineError(item.line, item.errors));
+        continue;
+      }
+      const value = item.value;
+      const norm = normalizeAnyEvent(value, '');
+      if (!norm.event) {
+        results.push(lineError(item.line, norm.diagnostics.map((d) => ({ ...d, span: spanAt(item.line, item.offset) }))));
+        continue;
+      }
+      const event = norm.event;
+      const obj = value as Record<string, unknown>;
+      const expect = obj['expect'];
+      const expectReason = obj['expect_reason'];
+      if (expect === undefined) {
+        if (expectReason !== undefined) {
+          results.push(lineError(item.line, [diagnostic('fixture/bad-expect', 'error', '`expect_reason` without `expect`', { span: spanAt(item.line, item.offset), pointer: '/expect_reason', help: 'add the decision the line should get: `"expect": "deny"`' })], event));
+        } else skipped++;
+        continue;
+      }
+      const words = decisionWords(event);
+      if (typeof expect !== 'string' || !words.includes(expect)) {
+        const found = typeof expect === 'string' ? `\`${expect}\`` : JSON.stringify(expect);
+        results.push(lineError(item.line, [diagnostic('fixture/bad-expect', 'error', `\`expect\` must be a decision of the \`${seamName(event)}\` ${event.seam === 'agent-event' ? 'event' : 'seam'}, found ${found}`, {
+          span: spanAt(item.line, item.offset),
+          pointer: '/expect',
+          help: `the decisions are ${words.map((w) => `\`${w}\``).join(', ')}`,
+        })], event));
+        continue;
+      }
+      let reason: { regex: string; flags: string } | undefined;
+      if (expectReason !== undefined) {
+        const bad = typeof expectReason !== 'string' ? 'must be a string (a regex)' : undefined;
+        reason = typeof expectReason === 'string' ? parseExpectReason(expectReason) : undefined;
+        const err = reason ? checkRegex(reason.regex, reason.flags) : null;
+        if (bad || err) {
+          results.push(lineError(item.line, [diagnostic('fixture/bad-expect', 'error', `\`expect_reason\` ${bad ?? `is not a valid regex: ${err!.message}`}`, {
+            span: spanAt(item.line, item.offset),
+            pointer: '/expect_reason',
+            help: 'write an RE2 regex, like "push(es)? needs" or "/secret/i"',
+          })], event));
+          continue;
+        }
+      }
+      const name = typeof obj['name'] === 'string' ? obj['name'] : typeof obj['id'] === 'string' || typeof obj['id'] === 'number' ? String(obj['id']) : undefined;
+      const decision = await evaluateAny(policy, event, { runner });
+      const r: CaseResult = {
+        kind: 'fixture',
+        file,
+        name: name !== undefined ? `line ${item.line}: ${name}` : `line ${item.line}`,
+        at: `${file}:${item.line}`,
+        status: 'passed',
+        event,
+        expect,
+        decision,
+      };
+      if (reason) r.expectReason = regexText(reason.regex, reason.flags);
+      const message = judge(decision, expect, reason);
+      if (message !== undefined) {
+        r.status = 'failed';
+        r.message = message;
+      }
+      results.push(r);
+    }
+  } catch (err) {
+    if (!(err instanceof FixtureReadError)) throw err;
+    results.push({ kind: 'fixture', file, name: 'the fixture file', at: file, status: 'error', message: err.message, errors: [diagnostic('fixture/unreadable', 'error', err.message)] });
+  }
+  return { results, skipped };
+}
+
+export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}): Promise<number> {
+  const { values, positionals } = guard(() => parseArgs({ args: argv, options: {
+      policy: { type: 'string', multiple: true, short: 'p' },
+      'claude-hooks': { type: 'string', multiple: true },
+      'codex-hooks': { type: 'string', multiple: true },
+      format: { type: 'string' },
+      coverage: { type: 'boolean' },
+      verbose: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
+    }, allowPositionals: true, strict: true }));
+  if (values.help) {
+    io.stdout.write(`${TEST_HELP}\n`);
+    return 0;
+  }
+  const fmt = values.format ?? 'human';
+  if (!(FORMATS as readonly string[]).includes(fmt)) {
+    throw new UsageError(`unknown format \`${fmt}\`; use ${FORMATS.map((f) => `\`${f}\``).join(' or ')}`);
+  }
+  const format = fmt as TestFormat;
+  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
+  let policies = [...positionals.filter((f) => !isFixtureFile(f)), ...(values.policy ?? [])];
+  let fixtures = positionals.filter(isFixtureFile);
+  if (positionals.length === 0 && policies.length === 0) {
+    const cwd = opts.cwd ?? process.cwd();
+    const found = discover(cwd);
+    if (!found.dir || found.policies.length === 0) {
+      if (hooks.claude.length === 0 && hooks.codex.length === 0) {
+        throw new UsageError(found.dir
+          ? `the \`${shown(found.dir)}\` directory holds no .dshpolicy file; name the files to test`
+          : `no \`.dshpolicy/\` directory was found from \`${cwd}\`; name the policy and fixture files to test`);
+      }
+    }
+    policies = found.policies;
+    fixtures = found.fixtures;
+  }
+  if (policies.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
+    throw new UsageError('name a policy to test the fixtures against (a .dshpolicy or .json file, or `--policy <file>`)');
+  }
+  if (fixtures.filter((f) => f === '-').length > 1) throw new UsageError('standard input (`-`) can be read only once');
+
+  const loaded = loadPolicies(policies, hooks);
+  if (!loaded.policy) return reportPolicyErrors(loaded.diagnostics, format, io);
+  const policy = loaded.policy;
+  const runner = processHookRunner();
+  const fallback = loaded.ir?.sources[0] ?? policies[0] ?? 'policy';
+
+  const results: CaseResult[] = [];
+  for (const tc of policy.ir.tests) results.push(await runTestBlockCase(policy, tc, runner, fallback));
+  let skipped = 0;
+  for (const f of fixtures) {
+    const r = await runFixtureFile(f, policy, runner, io);
+    results.push(...r.results);
+    skipped += r.skipped;
+  }
+  const counts = {
+    passed: results.filter((r) => r.status === 'passed').length,
+    failed: results.filter((r) => r.status === 'failed').length,
+    errors: results.filter((r) => r.status === 'error').length,
+    skipped,
+  };
+  const ok = counts.failed === 0 && counts.errors === 0;
+  const coverage = values.coverage
+    ? computeCoverage(policy, results.flatMap((r): CoverageCase[] => (r.event && r.decision ? [{ event: r.event, decision: r.decision }] : [])))
+    : undefined;
+  const warnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
+
+  if (format === 'json') {
+    const out: Record<string, unknown> = { ok, ...counts, results: results.map(resultJson), diagnostics: loaded.diagnostics };
+    if (coverage) {
+      out['coverage'] = coverage.rows;
+      out['coverageSummary'] = { rules: coverage.rules, hit: coverage.hit, decided: coverage.decided, share: Math.round(coverage.share * 1000) / 1000 };
+    }
+    io.stdout.write(`${JSON.stringify(out)}\n`);
+  } else if (format === 'junit') {
+    io.stdout.write(renderJunit(results, coverage));
+  } else {
+    const style: Style = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
+    io.stdout.write(renderHuman(results, counts, ok, values.verbose === true, style, coverage));
+    if (warnings.length > 0) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
+  }
+  return ok ? 0 : 1;
+}
+
+function isFixtureFile(f: string): boolean {
+  return f.endsWith('.jsonl') || f === '-';
+}
+
+function reportPolicyErrors(diagnostics: Diagnostic[], format: TestFormat, io: Io): number {
+  const message = `the policy does not compile: ${summarize(diagnostics)}`;
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify({ ok: false, passed: 0, failed: 0, errors: 0, skipped: 0, results: [], diagnostics })}\n`);
+  } else if (format === 'junit') {
+    const sources = new SourceCache();
+    const body = diagnostics.filter((d) => d.severity === 'error').map((d) => renderDiagnostic(d, sources, PLAIN)).join('\n\n');
+    io.stdout.write(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dshpolicy" tests="1" failures="0" errors="1">\n` +
+        `  <testsuite name="policy" tests="1" failures="0" errors="1" skipped="0">\n` +
+        `    <testcase name="the policy compiles" classname="policy">\n` +
+        `      <error message="${attr(message)}" type="policy">${text(body)}</error>\n` +
+        `    </testcase>\n  </testsuite>\n</testsuites>\n`,
+    );
+  } else {
+    const style = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
+    const sources = new SourceCache();
+    for (const d of diagnostics.filter((x) => x.severity !== 'info')) io.stdout.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+    io.stdout.write(`${style.red('failed')}: ${message}\n`);
+  }
+  return 1;
+}
+
+/** A case as JSON: where it is, its status, what was expected and what was decided. */
+export function resultJson(r: CaseResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: r.kind, file: r.file, name: r.name, at: r.at, status: r.status };
+  if (r.event) {
+    out['seam'] = r.event.seam;
+    if (r.event.seam === 'agent-event') out['hookEvent'] = r.event.event;
+    out['event'] = describeEvent(r.event);
+  }
+  if (r.expect !== undefined) out['expect'] = r.expect;
+  if (r.expectReason !== undefined) out['expect_reason'] = r.expectReason;
+  if (r.decision) {
+    const d = r.decision;
+    out['decision'] = d.decision;
+    out['rules'] = d.rules;
+    out['reasons'] = d.reasons;
+    out['context'] = d.context;
+  }
+  if (r.message !== undefined && r.status !== 'passed') out['message'] = r.message;
+  if (r.status === 'failed' && r.decision) {
+    out['trace'] = r.decision.trace;
+    if (r.decision.diagnostics.length > 0) out['diagnostics'] = r.decision.diagnostics;
+  }
+  if (r.errors) out['errors'] = r.errors;
+  return out;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The detail lines of a failed or erring case (no header), plain text. */
+export function caseDetails(r: CaseResult): string[] {
+  const lines: string[] = [];
+  const row = (label: string, value: string) => lines.push(`${label.padEnd(9)} ${value}`);
+  if (r.status === 'error') {
+    for (const e of r.errors ?? []) {
+      lines.push(`${e.severity}[${e.code}]: ${e.message}${e.pointer ? ` (at ${e.pointer || '/'})` : ''}`);
+      if (e.help) lines.push(`  = help: ${e.help}`);
+    }
+    if ((r.errors ?? []).length === 0 && r.message) lines.push(r.message);
+    return lines;
+  }
+  if (r.event) row('event', `${seamName(r.event)} ${describeEvent(r.event)}`);
+  if (r.expect !== undefined) row('expected', `${r.expect}${r.expectReason ? ` because ${r.expectReason}` : ''}`);
+  const d = r.decision;
+  if (!d) return lines;
+  row('got', d.decision === r.expect && r.expectReason ? `${d.decision}, but no reason or context matches ${r.expectReason}` : d.decision);
+  if (d.rules.length > 0) {
+    const effects = new Map(d.trace.map((t) => [t.rule, t.effect]));
+    row('rules', d.rules.map((id) => `${id} (${effects.get(id) ?? '?'})`).join(', '));
+  } else {
+    row('rules', 'none decided');
+  }
+  for (const reason of d.reasons) row('reason', reason);
+  for (const c of d.context) row('context', c);
+  for (const t of d.trace) {
+    if (t.outcome === 'partial' || t.outcome === 'limited') row('note', `${t.rule}: ${t.note ?? t.outcome}`);
+  }
+  for (const x of d.diagnostics.filter((y) => y.severity !== 'info')) row(x.severity, `${x.message} [${x.code}]`);
+  return lines;
+}
+
+function renderHuman(
+  results: CaseResult[],
+  counts: { passed: number; failed: number; errors: number; skipped: number },
+  ok: boolean,
+  verbose: boolean,
+  style: Style,
+  coverage: CoverageReport | undefined,
+): string {
+  const out: string[] = [];
+  for (const r of results) {
+    if (r.status === 'passed') {
+      if (verbose) out.push(`${style.green('ok')}    ${r.at}  ${r.name}`);
+      continue;
+    }
+    const head = r.status === 'failed' ? style.red(style.bold('FAIL')) + ' ' : style.red(style.bold('ERROR'));
+    out.push(`${head} ${style.cyan(r.at)}  ${style.bold(r.name)}`);
+    for (const line of caseDetails(r)) out.push(`      ${line}`);
+    out.push('');
+  }
+  if (verbose && results.some((r) => r.status === 'passed') && out[out.length - 1] !== '') out.push('');
+  if (coverage) out.push(renderCoverage(coverage, style));
+  const tests = results.filter((r) => r.kind === 'test').length;
+  const lines = results.filter((r) => r.kind === 'fixture').length;
+  const parts = [`${counts.passed} passed`];
+  if (counts.failed > 0) parts.push(`${counts.failed} failed`);
+  if (counts.errors > 0) parts.push(plural(counts.errors, 'error'));
+  const what = [tests > 0 ? plural(tests, 'test case') : '', lines > 0 ? plural(lines, 'fixture line') : ''].filter((x) => x !== '').join(', ');
+  const skipped = counts.skipped > 0 ? `; ${plural(counts.skipped, 'line')} without \`expect\` skipped` : '';
+  const head = ok ? style.green('ok') : style.red('failed');
+  if (results.length === 0) out.push(`${head}: no test cases (no \`test\` block, and no fixture line with \`expect\`)${skipped}`);
+  else out.push(`${head}: ${parts.join(', ')} (${what}${skipped})`);
+  return `${out.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JUnit XML
+
+/** Characters XML 1.0 cannot carry at all become U+FFFD. */
+function xmlChars(s: string): string {
+  return s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+}
+
+/** Text content. */
+export function text(s: string): string {
+  return xmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** An attribute value (double-quoted); line breaks and tabs are kept as character references. */
+export function attr(s: string): string {
+  return text(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+function lineOf(r: CaseResult): number | undefined {
+  const m = /:(\d+)(?::\d+)?$/.exec(r.at);
+  return m ? Number(m[1]) : undefined;
+}
+
+export function renderJunit(results: CaseResult[], coverage: CoverageReport | undefined): string {
+  const suites = new Map<string, CaseResult[]>();
+  for (const r of results) {
+    const list = suites.get(r.file) ?? [];
+    list.push(r);
+    suites.set(r.file, list);
+  }
+  const count = (rs: CaseResult[], s: CaseStatus) => rs.filter((r) => r.status === s).length;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="dshpolicy" tests="${results.length}" failures="${count(results, 'failed')}" errors="${count(results, 'error')}">`,
+  ];
+  for (const [file, rs] of suites) {
+    out.push(`  <testsuite name="${attr(file)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'error')}" skipped="0">`);
+    for (const r of rs) {
+      const line = lineOf(r);
+      const open = `    <testcase name="${attr(r.name)}" classname="${attr(file)}" file="${attr(file)}"${line !== undefined ? ` line="${line}"` : ''}`;
+      if (r.status === 'passed') {
+        out.push(`${open}/>`);
+        continue;
+      }
+      const tag = r.status === 'failed' ? 'failure' : 'error';
+      const type = r.status === 'failed' ? (r.decision && r.decision.decision === r.expect ? 'reason' : 'decision') : (r.errors?.[0]?.code ?? 'error');
+      out.push(`${open}>`);
+      out.push(`      <${tag} message="${attr(r.message ?? r.status)}" type="${attr(type)}">${text(caseDetails(r).join('\n'))}</${tag}>`);
+      out.push('    </testcase>');
+    }
+    out.push('  </testsuite>');
+  }
+  if (coverage) {
+    out.push('  <testsuite name="coverage" tests="0" failures="0" errors="0" skipped="0">');
+    out.push(`    <system-out>${text(renderCoverage(coverage, PLAIN))}</system-out>`);
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
