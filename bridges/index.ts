@@ -80,3 +80,4 @@ export {
   type IterateOptions,
 } from './claude/transcript.js';
 export { readCodexTurn, iterateCodexRollout } from './codex/rollout.js';
+export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';

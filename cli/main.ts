@@ -12,6 +12,7 @@ commands:
   compile <file> [-o out.json]         compile a policy to its IR (JSON)
   eval --policy <f>... --fixtures <f>  decide every event of a fixture file
   test [files...] [--coverage]         run test blocks and fixture expectations (human, json, junit)
+  replay --policy <f>... <sessions...> what a policy would have decided over recorded sessions
   explain --policy <f>... --event <json>  why the policy decides an event (also --fixtures <f>)
   import claude|codex <file>           print a hooks configuration as .dshpolicy rules or IR
   hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
@@ -38,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   install: async () => import('./install.js').then((m) => ({ run: m.installCommand, help: m.INSTALL_HELP })),
   uninstall: async () => import('./install.js').then((m) => ({ run: m.uninstallCommand, help: m.UNINSTALL_HELP })),
   test: async () => import('./test.js').then((m) => ({ run: m.testCommand, help: m.TEST_HELP })),
+  replay: async () => import('./replay.js').then((m) => ({ run: m.replayCommand, help: m.REPLAY_HELP })),
   explain: async () => import('./explain.js').then((m) => ({ run: m.explainCommand, help: m.EXPLAIN_HELP })),
   serve: async () => import('./serve.js').then((m) => ({ run: m.serveCommand, help: m.SERVE_HELP })),
   hook: async () => import('./hook.js').then((m) => ({ run: (argv, io) => m.hookCommand(argv, io, { loadCompiler: () => import('./policy.js') }), help: m.HOOK_HELP })),
