@@ -11,6 +11,7 @@ commands:
   check <files...>                     report every error and warning in policy files
   compile <file> [-o out.json]         compile a policy to its IR (JSON)
   eval --policy <f>... --fixtures <f>  decide every event of a fixture file
+  fmt [--check] <files...|->          rewrite policy files in the canonical layout
   test [files...] [--coverage]         run test blocks and fixture expectations (human, json, junit)
   replay --policy <f>... <sessions...> what a policy would have decided over recorded sessions
   explain --policy <f>... --event <json>  why the policy decides an event (also --fixtures <f>)
@@ -38,6 +39,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   import: async () => import('./import.js').then((m) => ({ run: m.importCommand, help: m.IMPORT_HELP })),
   install: async () => import('./install.js').then((m) => ({ run: m.installCommand, help: m.INSTALL_HELP })),
   uninstall: async () => import('./install.js').then((m) => ({ run: m.uninstallCommand, help: m.UNINSTALL_HELP })),
+  fmt: async () => import('./fmt.js').then((m) => ({ run: m.fmtCommand, help: m.FMT_HELP })),
   test: async () => import('./test.js').then((m) => ({ run: m.testCommand, help: m.TEST_HELP })),
   replay: async () => import('./replay.js').then((m) => ({ run: m.replayCommand, help: m.REPLAY_HELP })),
   explain: async () => import('./explain.js').then((m) => ({ run: m.explainCommand, help: m.EXPLAIN_HELP })),

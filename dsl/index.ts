@@ -66,3 +66,4 @@ export function compileText(
   if (opts.importer) host.importer = opts.importer;
   return compileSources([file], host);
 }
+export { formatPolicy, astShape, FORMAT_WIDTH, type FormatResult } from './format.js';

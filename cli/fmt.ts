@@ -1,0 +1,276 @@
+/**
+ * `dshpolicy fmt [--check] <files...> | -`: rewrite policy files in their canonical layout
+ * (`dsl/format.ts`), comments kept. A file with syntax errors is left as it is and its errors are
+ * reported; a file is written only when it changes, through a temporary file renamed over it.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, normalize } from 'node:path';
+import { parseArgs } from 'node:util';
+import { diagnostic, type Diagnostic } from '../engine/index.js';
+import { formatPolicy } from '../dsl/index.js';
+import { format, guard, UsageError, type Io } from './args.js';
+import { PLAIN, renderDiagnostic, SourceCache, styleFor, type Style } from './render.js';
+
+export const FMT_HELP = `usage: dshpolicy fmt [--check] [--format human|json] <file.dshpolicy>...
+       dshpolicy fmt [--check] [--format human|json] -
+
+Rewrites policy files in the canonical layout (docs/language.md, "Canonical layout"), comments
+kept; a file is written only when it changes. A file with syntax errors is left as it is and its
+errors are reported. With -, the policy is read on stdin and printed formatted on stdout.
+  --check          change nothing: list the files that would change, each with the start of a diff
+  --format json    print {"ok", "files": [{"file", "changed", "diagnostics"}]} (with -, also "text")
+Exits 0 when every file is formatted (with --check: was already formatted), 1 when a file has
+syntax errors, cannot be read or written, or (with --check) would change.`;
+
+/** The name stdin goes by in diagnostics and output. */
+const STDIN = '<stdin>';
+/** At most this many lines of diff are shown per file with --check. */
+const DIFF_LINES = 30;
+
+interface FileResult {
+  file: string;
+  changed: boolean;
+  diagnostics: Diagnostic[];
+  /** The formatted text, for stdin. */
+  text?: string;
+  /** The text as read, for the diff. */
+  before?: string;
+}
+
+export async function fmtCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = guard(() =>
+    parseArgs({
+      args: argv,
+      options: { check: { type: 'boolean' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  if (values.help) {
+    io.stdout.write(`${FMT_HELP}\n`);
+    return 0;
+  }
+  const fmt = format(values.format, ['human', 'json'], 'human');
+  const check = values.check === true;
+  if (positionals.length === 0) throw new UsageError('name the policy files to format, or `-` to read one on stdin');
+  const stdin = positionals.includes('-');
+  if (stdin && positionals.length > 1) throw new UsageError('`-` (stdin) cannot be given with other files');
+
+  const sources = new SourceCache();
+  const results: FileResult[] = [];
+  if (stdin) {
+    const text = await readAll(io.stdin);
+    sources.set(STDIN, text);
+    results.push(formatOne(STDIN, text, check, undefined));
+  } else {
+    for (const path of positionals) {
+      const name = normalize(path);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (err) {
+        results.push({ file: name, changed: false, diagnostics: [cliError('cli/unreadable', `cannot read \`${name}\`: ${reason(err)}`)] });
+        continue;
+      }
+      sources.set(name, text);
+      results.push(formatOne(name, text, check, path));
+    }
+  }
+
+  const failed = results.some((r) => r.diagnostics.some((d) => d.severity === 'error') || (check && r.changed));
+  if (fmt === 'json') {
+    const files = results.map((r) => ({ file: r.file, changed: r.changed, diagnostics: r.diagnostics, ...(stdin && r.text !== undefined ? { text: r.text } : {}) }));
+    io.stdout.write(`${JSON.stringify({ ok: !failed, files })}\n`);
+    return failed ? 1 : 0;
+  }
+
+  const errStyle = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
+  const outStyle = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
+  for (const r of results) for (const d of r.diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, errStyle)}\n\n`);
+  if (stdin && !check) {
+    const r = results[0] as FileResult;
+    if (r.text !== undefined) io.stdout.write(r.text);
+    return failed ? 1 : 0;
+  }
+  for (const r of results) {
+    if (!r.changed) continue;
+    if (check) {
+      io.stdout.write(`${outStyle.bold(r.file)}: not formatted\n${unifiedDiff(r.before ?? '', r.text ?? '', r.file, outStyle)}\n`);
+    } else if (r.diagnostics.length === 0) {
+      io.stdout.write(`formatted ${r.file}\n`);
+    }
+  }
+  if (check) {
+    const changed = results.filter((r) => r.changed).length;
+    const broken = results.filter((r) => r.diagnostics.length > 0).length;
+    const said = [
+      changed > 0 ? `${changed} file${changed === 1 ? '' : 's'} would be reformatted` : '',
+      broken > 0 ? `${broken} file${broken === 1 ? '' : 's'} could not be formatted` : '',
+    ].filter((s) => s !== '');
+    const n = results.length;
+    io.stdout.write(said.length > 0 ? `${outStyle.red('failed')}: ${said.join(', ')}\n` : `${outStyle.green('ok')}: ${n} file${n === 1 ? '' : 's'} formatted\n`);
+  }
+  return failed ? 1 : 0;
+}
+
+/** Formats one text; writes it back to `path` (when given, changed and not checking). */
+function formatOne(file: string, text: string, check: boolean, path: string | undefined): FileResult {
+  const r = formatPolicy(text, file);
+  if (!r.ok) return { file, changed: false, diagnostics: r.diagnostics };
+  const out: FileResult = { file, changed: r.changed, diagnostics: [], before: text, text: r.text };
+  if (path !== undefined && r.changed && !check) {
+    try {
+      writeAtomically(path, r.text);
+    } catch (err) {
+      out.diagnostics.push(cliError('cli/unwritable', `cannot write \`${file}\`: ${reason(err)}`));
+    }
+  }
+  return out;
+}
+
+function cliError(code: string, message: string): Diagnostic {
+  return diagnostic(code, 'error', message);
+}
+
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.code === 'EACCES' ? 'permission denied' : (e.message ?? String(err));
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  return text;
+}
+
+/**
+ * Replaces a file's content at once: the text goes to a temporary file beside it (with its mode),
+ * which is then renamed over it, so a reader never sees half a file. A symbolic link is followed:
+ * the file it points to is replaced, the link stays.
+ */
+export function writeAtomically(path: string, text: string): void {
+  const target = realpathSync(path);
+  const mode = statSync(target).mode & 0o7777;
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, text, { flag: 'wx', mode });
+    chmodSync(tmp, mode);
+    renameSync(tmp, target);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // it was never made, or is already gone
+    }
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------- diff
+
+type Op = { kind: ' ' | '-' | '+'; text: string; a: number; b: number };
+
+/**
+ * The start of a unified diff from `before` to `after` (3 lines of context, at most `maxLines`
+ * lines of hunks, their headers included). Line breaks are compared as `\n`; when they (or a byte-order mark) are all that
+ * changed, says so.
+ */
+export function unifiedDiff(before: string, after: string, file: string, style: Style = PLAIN, maxLines = DIFF_LINES): string {
+  const normal = before.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const head = [style.red(`--- ${file}`), style.green(`+++ ${file} (formatted)`)];
+  if (normal === after) return [...head, '(only line breaks or the byte-order mark change: the file is written with \\n line breaks and no byte-order mark)'].join('\n');
+  const a = splitLines(normal);
+  const b = splitLines(after);
+  const ops = diffLines(a, b);
+  const out: string[] = [];
+  let shown = 0;
+  let i = 0;
+  while (i < ops.length) {
+    // the next change, and its hunk: changes closer than 2 * 3 lines of context share one
+    while (i < ops.length && ops[i]!.kind === ' ') i++;
+    if (i >= ops.length) break;
+    const start = Math.max(0, i - 3);
+    let end = i;
+    let lastChange = i;
+    while (end < ops.length && (ops[end]!.kind !== ' ' || end - lastChange <= 6)) {
+      if (ops[end]!.kind !== ' ') lastChange = end;
+      end++;
+    }
+    end = Math.min(ops.length, lastChange + 4);
+    const hunk = ops.slice(start, end);
+    const aStart = hunk[0]!.a;
+    const bStart = hunk[0]!.b;
+    const aLen = hunk.filter((o) => o.kind !== '+').length;
+    const bLen = hunk.filter((o) => o.kind !== '-').length;
+    if (shown + 4 > maxLines) {
+      out.push(style.dim('...'));
+      break;
+    }
+    shown++;
+    out.push(style.cyan(`@@ -${aStart + (aLen > 0 ? 1 : 0)},${aLen} +${bStart + (bLen > 0 ? 1 : 0)},${bLen} @@`));
+    for (const o of hunk) {
+      if (shown >= maxLines) {
+        out.push(style.dim('...'));
+        break;
+      }
+      const line = `${o.kind}${o.text}`;
+      out.push(o.kind === '-' ? style.red(line) : o.kind === '+' ? style.green(line) : line);
+      shown++;
+    }
+    i = end;
+  }
+  return [...head, ...out].join('\n');
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * A shortest edit script between two lists of lines (longest common subsequence, after the common
+ * start and end are set aside); a very large middle is shown as removed and added whole.
+ */
+function diffLines(a: string[], b: string[]): Op[] {
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let post = 0;
+  while (post < a.length - pre && post < b.length - pre && a[a.length - 1 - post] === b[b.length - 1 - post]) post++;
+  const ops: Op[] = [];
+  for (let k = 0; k < pre; k++) ops.push({ kind: ' ', text: a[k]!, a: k, b: k });
+  const am = a.slice(pre, a.length - post);
+  const bm = b.slice(pre, b.length - post);
+  const n = am.length;
+  const m = bm.length;
+  if (n * m > 4_000_000) {
+    am.forEach((t, k) => ops.push({ kind: '-', text: t, a: pre + k, b: pre }));
+    bm.forEach((t, k) => ops.push({ kind: '+', text: t, a: pre + n, b: pre + k }));
+  } else {
+    // lcs[i][j]: the longest common subsequence of am[i..] and bm[j..]
+    const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+    for (let x = n - 1; x >= 0; x--) {
+      for (let y = m - 1; y >= 0; y--) {
+        lcs[x]![y] = am[x] === bm[y] ? lcs[x + 1]![y + 1]! + 1 : Math.max(lcs[x + 1]![y]!, lcs[x]![y + 1]!);
+      }
+    }
+    let x = 0;
+    let y = 0;
+    while (x < n || y < m) {
+      if (x < n && y < m && am[x] === bm[y]) {
+        ops.push({ kind: ' ', text: am[x]!, a: pre + x, b: pre + y });
+        x++;
+        y++;
+      } else if (x < n && (y >= m || lcs[x + 1]![y]! >= lcs[x]![y + 1]!)) {
+        ops.push({ kind: '-', text: am[x]!, a: pre + x, b: pre + y });
+        x++;
+      } else {
+        ops.push({ kind: '+', text: bm[y]!, a: pre + x, b: pre + y });
+        y++;
+      }
+    }
+  }
+  for (let k = 0; k < post; k++) ops.push({ kind: ' ', text: a[a.length - post + k]!, a: a.length - post + k, b: b.length - post + k });
+  return ops;
+}
