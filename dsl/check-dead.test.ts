@@ -56,7 +56,7 @@ describe('dead allow rules', () => {
   });
 
   it('does not warn about rules on other seams', () => {
-    const r = compileText('on pre-tool {\n  allow Bash\n}\non post-tool {\n  block Bash\n}\n');
+    const r = compileText('on pre-tool {\n  allow Bash command "ls"\n}\non post-tool {\n  block Bash\n}\n');
     expect(r.diagnostics).toEqual([]);
   });
 

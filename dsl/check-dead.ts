@@ -23,6 +23,21 @@ interface Summary {
 const OUTRANKS_ALLOW = ['deny', 'ask'];
 
 export function checkDeadAllows(files: readonly ScopedFile[]): Diagnostic[] {
+  return findDeadAllows(files).map(({ allow, winner }) => {
+    const at = winner.rule.effect.span;
+    return diagnostic('check/dead-allow', 'warning', `this \`allow\` never takes effect: ${an(winner.effect)} \`${winner.effect}\` always outranks it`, {
+      span: allow.rule.span,
+      help: `the \`${winner.effect}\` at \`${at.file}:${at.start.line}\` applies to every call this \`allow\` matches; narrow one of them or remove this \`allow\``,
+    });
+  });
+}
+
+/** The `allow` rules that `check/dead-allow` reports. */
+export function deadAllowRules(files: readonly ScopedFile[]): Set<RuleNode> {
+  return new Set(findDeadAllows(files).map((d) => d.allow.rule));
+}
+
+function findDeadAllows(files: readonly ScopedFile[]): { allow: Summary; winner: Summary }[] {
   const bySeam = new Map<Seam, Summary[]>();
   for (const file of files) {
     for (const item of file.ast.items) {
@@ -44,19 +59,31 @@ export function checkDeadAllows(files: readonly ScopedFile[]): Diagnostic[] {
     }
   }
 
-  const out: Diagnostic[] = [];
+  const out: { allow: Summary; winner: Summary }[] = [];
   for (const rules of bySeam.values()) {
+    // Strict rules are looked up by the tool they name exactly (a strict rule covers an allow only
+    // if it names the allow's first tool), or, with a glob or no tool list, tried for every allow:
+    // a large policy is not compared pair by pair.
+    const general: Summary[] = [];
+    const byTool = new Map<string, Summary[]>();
+    rules.forEach((r) => {
+      if (!OUTRANKS_ALLOW.includes(r.effect) || r.rule.when) return;
+      if (r.tools.length === 0 || r.tools.some((t) => /[*?[]/.test(t))) general.push(r);
+      else {
+        for (const t of new Set(r.tools)) {
+          const list = byTool.get(t);
+          if (list) list.push(r);
+          else byTool.set(t, [r]);
+        }
+      }
+    });
+    const order = new Map(rules.map((r, i) => [r, i]));
     for (const allow of rules) {
       if (allow.effect !== 'allow') continue;
-      const winner = rules.find((r) => OUTRANKS_ALLOW.includes(r.effect) && !r.rule.when && outranks(r, allow));
-      if (!winner) continue;
-      const at = winner.rule.effect.span;
-      out.push(
-        diagnostic('check/dead-allow', 'warning', `this \`allow\` never takes effect: ${an(winner.effect)} \`${winner.effect}\` always outranks it`, {
-          span: allow.rule.span,
-          help: `the \`${winner.effect}\` at \`${at.file}:${at.start.line}\` applies to every call this \`allow\` matches; narrow one of them or remove this \`allow\``,
-        }),
-      );
+      const exact = allow.tools.length > 0 && !allow.tools.includes('*') ? (byTool.get(allow.tools[0]!) ?? []) : [];
+      const candidates = exact.length === 0 ? general : [...general, ...exact].sort((a, b) => order.get(a)! - order.get(b)!);
+      const winner = candidates.find((r) => outranks(r, allow));
+      if (winner) out.push({ allow, winner });
     }
   }
   return out;

@@ -37,7 +37,8 @@ describe('seams and rule forms', () => {
       b.rule(b.ident('halt')),
       b.rule(b.ident('limit'), { limit: b.num('3') }),
     ]);
-    expect(r.diagnostics).toEqual([]);
+    // (the lints add that this `continue` never takes effect beside an unconditional `halt`)
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
   it('reports an unknown rule word', () => {

@@ -2,10 +2,11 @@
  * Stage 3, checks: everything that makes a policy wrong (errors) or suspicious (warnings), per
  * node kind, reported against the node. Runs on the files that parsed; names are resolved.
  */
-import type { Diagnostic } from '../engine/index.js';
+import { hasErrors, type Diagnostic } from '../engine/index.js';
 import type { ValueNode } from './ast.js';
 import { error, makeContext, validateRegex, type CheckContext } from './check-context.js';
 import { checkDeadAllows } from './check-dead.js';
+import { checkLints } from './check-lints.js';
 import { checkOnBlock } from './check-rules.js';
 import { checkTestBlock } from './check-tests.js';
 import type { ScopedFile } from './scope.js';
@@ -14,6 +15,8 @@ export function checkProgram(files: readonly ScopedFile[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const file of files) checkFile(makeContext(file, out));
   out.push(...checkDeadAllows(files));
+  // The lints assume a policy that means what it says: they wait until it has no errors.
+  if (!hasErrors(out)) out.push(...checkLints(files));
   return out;
 }
 
