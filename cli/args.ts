@@ -19,11 +19,16 @@ export function guard<T>(parseFn: () => T): T {
 export function format(value: unknown, allowed: readonly Format[], fallback: Format): Format {
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as Format;
-  throw new UsageError(`unknown format \`${String(value)}\`; use ${allowed.map((f) => `\`${f}\``).join(' or ')}`);
+  throw new UsageError(`unknown format \`${String(value)}\`; use ${alternatives(allowed.map((f) => `\`${f}\``))}`);
 }
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;
+}
+
+/** `a`, `b` or `c`. */
+export function alternatives(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }

@@ -111,7 +111,7 @@ function writeCount(file: string, n: number): void {
 /** One line naming where a problem is: `file:line:col: message`, or the message alone. */
 function where(d: Diagnostic): string {
   // Absolute: the agent's working directory is not necessarily where the policy is.
-  const at = d.span ? `${resolve(d.span.file)}:${d.span.start.line}:${d.span.start.column}: ` : d.pointer !== undefined ? `${d.pointer}: ` : '';
+  const at = d.span ? `${resolve(d.span.file)}:${d.span.start.line}:${d.span.start.column}: ` : d.pointer ? `${d.pointer}: ` : '';
   return `${at}${d.message}`;
 }
 

@@ -508,6 +508,8 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
     if (disabled) report.diagnostics.push(disabled);
     const built = codexTrust(target, read.text, plan.text, configRead.text, { write: values.trust === true, trustProject: values.trust === true && target.scope === 'project', aliases: [resolve(ctx.cwd, values.project ?? '.')] });
     trust = built.report;
+    // a dry run writes nothing, trust entries included
+    if (dryRun) trust.written = false;
     trustPlan = built.plan;
     if (trustPlan && !trustPlan.ok) return refuse(...trustPlan.diagnostics);
     report.diagnostics.push(...built.diagnostics);

@@ -11,17 +11,17 @@ commands:
   check <files...>                     report every error and warning in policy files
   compile <file> [-o out.json]         compile a policy to its IR (JSON)
   eval --policy <f>... --fixtures <f>  decide every event of a fixture file
-  fmt [--check] <files...|->          rewrite policy files in the canonical layout
+  fmt [--check] <files...|->           rewrite policy files in the canonical layout
   test [files...] [--coverage]         run test blocks and fixture expectations (human, json, junit)
   replay --policy <f>... <sessions...> what a policy would have decided over recorded sessions
-  explain --policy <f>... --event <json>  why the policy decides an event (also --fixtures <f>)
+  explain --policy <f>... --event <j>  why the policy decides an event (also --fixtures <f>)
   import claude|codex <file>           print a hooks configuration as .dshpolicy rules or IR
   hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
   install claude|codex                 wire \`dshpolicy hook\` into the agent's configuration
   uninstall claude|codex               remove dshpolicy's entries from it again
   serve [--policy <f>...] [--port <n>] answer Claude Code's http hooks from a long-running server
 
-every command takes --format json; \`dshpolicy <command> --help\` says more`;
+every command that prints results takes --format json (hook answers in the agent's protocol); \`dshpolicy <command> --help\` says more`;
 
 interface Command {
   run: (argv: string[], io: Io) => number | Promise<number>;

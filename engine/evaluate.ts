@@ -178,7 +178,7 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
     if (entry.effect === 'limit' && !d.limited) entry.outcome = 'abstained';
     if (d.limited && entry.effect === 'limit' && decidedRules.has(entry.rule)) {
       entry.outcome = 'limited';
-      entry.note = `${d.limited.continuations} continuations in a row reached the limit of ${d.limited.limit}`;
+      entry.note = `${d.limited.continuations} continuation${d.limited.continuations === 1 ? '' : 's'} in a row reached the limit of ${d.limited.limit}`;
     }
     trace.push(entry);
   }
@@ -187,7 +187,7 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
       rule: '(default limit)',
       effect: 'limit',
       outcome: 'limited',
-      note: `${d.limited.continuations} continuations in a row reached the default limit of ${d.limited.limit}`,
+      note: `${d.limited.continuations} continuation${d.limited.continuations === 1 ? '' : 's'} in a row reached the default limit of ${d.limited.limit}`,
     });
   }
   const out: Decision = {
