@@ -417,7 +417,7 @@ describe('dshpolicy test: the policy', () => {
     mkdirSync(empty, { recursive: true });
     await expect(run([], { cwd: empty })).rejects.toThrow(/no `\.dshpolicy\/` directory was found/);
     await expect(run([fixtures])).rejects.toThrow(UsageError);
-    await expect(run([rules, '--format', 'xml'])).rejects.toThrow('unknown format `xml`; use `human` or `json` or `junit`');
+    await expect(run([rules, '--format', 'xml'])).rejects.toThrow('unknown format `xml`; use `human`, `json` or `junit`');
     await expect(run([rules, '--bogus'])).rejects.toThrow(UsageError);
   });
 

@@ -24,7 +24,7 @@ import {
   type HookRunner,
   type TestCase,
 } from '../engine/index.js';
-import { guard, UsageError, type Io } from './args.js';
+import { alternatives, guard, UsageError, type Io } from './args.js';
 import { computeCoverage, renderCoverage, type CoverageCase, type CoverageReport } from './coverage.js';
 import { FixtureReadError, readFixtures } from './eval.js';
 import { discoverPolicies } from './hook.js';
@@ -245,7 +245,7 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
   }
   const fmt = values.format ?? 'human';
   if (!(FORMATS as readonly string[]).includes(fmt)) {
-    throw new UsageError(`unknown format \`${fmt}\`; use ${FORMATS.map((f) => `\`${f}\``).join(' or ')}`);
+    throw new UsageError(`unknown format \`${fmt}\`; use ${alternatives(FORMATS.map((f) => `\`${f}\``))}`);
   }
   const format = fmt as TestFormat;
   const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
