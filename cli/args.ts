@@ -32,3 +32,19 @@ export interface Io {
 export function alternatives(words: readonly string[]): string {
   return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }
+
+/**
+ * The policy a command evaluates: `--policy` files and hooks configurations (`--claude-hooks`,
+ * `--codex-hooks`); naming none of them is a usage error.
+ */
+export function policyInputs(values: { policy?: string[]; 'claude-hooks'?: string[]; 'codex-hooks'?: string[] }): {
+  policies: string[];
+  hooks: { claude: string[]; codex: string[] };
+} {
+  const policies = values.policy ?? [];
+  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
+  if (policies.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
+    throw new UsageError('name the policy with `--policy <file>` (or hooks with `--claude-hooks` / `--codex-hooks`)');
+  }
+  return { policies, hooks };
+}

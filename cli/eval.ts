@@ -14,7 +14,7 @@ import {
   type Diagnostic,
 } from '../engine/index.js';
 import { parseArgs } from 'node:util';
-import { format, guard, UsageError, type Io } from './args.js';
+import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 import { renderTable } from './table.js';
@@ -98,11 +98,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const fmt = format(values.format, ['table', 'json'], 'table');
-  const policies = values.policy ?? [];
-  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
-  if (policies.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
-    throw new UsageError('name the policy with `--policy <file>` (or hooks with `--claude-hooks` / `--codex-hooks`)');
-  }
+  const { policies, hooks } = policyInputs(values);
   if (values.fixtures === undefined) throw new UsageError('name the events with `--fixtures <file.jsonl>` (or `-` for stdin)');
 
   const style: Style = fmt === 'table' && io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;

@@ -15,7 +15,7 @@ import {
   type Explanation,
   type HookRunner,
 } from '../engine/index.js';
-import { format, guard, UsageError, type Io } from './args.js';
+import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { FixtureReadError, readFixtures } from './eval.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
@@ -65,11 +65,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
-  const policies = values.policy ?? [];
-  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
-  if (policies.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
-    throw new UsageError('name the policy with `--policy <file>` (or hooks with `--claude-hooks` / `--codex-hooks`)');
-  }
+  const { policies, hooks } = policyInputs(values);
   if (values.event === undefined && values.fixtures === undefined) {
     throw new UsageError("name the event with `--event '<json>'` or the events with `--fixtures <file.jsonl>`");
   }

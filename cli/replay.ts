@@ -33,7 +33,7 @@ import {
   type PolicyIR,
 } from '../engine/index.js';
 import { iterateClaudeTranscript, iterateCodexRollout, readTranscriptHead, type TranscriptHead, type TranscriptItem } from '../bridges/index.js';
-import { format, guard, UsageError, type Io } from './args.js';
+import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 import { describeEvent, explainShort } from './table.js';
@@ -611,11 +611,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const fmt = format(values.format, ['table', 'json'], 'table');
-  const policies = values.policy ?? [];
-  const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
-  if (policies.length === 0 && hooks.claude.length === 0 && hooks.codex.length === 0) {
-    throw new UsageError('name the policy with `--policy <file>` (or hooks with `--claude-hooks` / `--codex-hooks`)');
-  }
+  const { policies, hooks } = policyInputs(values);
   if (positionals.length === 0) throw new UsageError('name at least one transcript (a Claude Code session .jsonl, a Codex rollout, or a directory of them)');
   if (values.agent !== undefined && values.agent !== 'claude' && values.agent !== 'codex') throw new UsageError(`unknown agent \`${values.agent}\`; use claude or codex`);
   const only = list(values.only, ONLY_WORDS, 'only');

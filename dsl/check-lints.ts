@@ -29,6 +29,7 @@ import {
   compileCommandPattern,
   compileToolGlob,
   diagnostic,
+  wordGlobMatch,
   type Diagnostic,
   type Selector,
   type Seam,
@@ -547,28 +548,13 @@ function wordCovers(p: PatternWord, q: PatternWord): boolean {
   if (p.kind === 'star') return true;
   if (q.kind === 'star') return false;
   if (p.kind === 'literal') return q.kind === 'literal' && q.value === p.value;
-  if (q.kind === 'literal') return globMatch(p.segments, q.value);
+  if (q.kind === 'literal') return wordGlobMatch(p.segments, q.value);
   if (p.segments.length === q.segments.length && p.segments.every((s, i) => s === q.segments[i])) return true;
   // `pre*suf` covers a glob that starts with `pre` and ends with `suf`.
   if (p.segments.length !== 2) return false;
   return q.segments[0]!.startsWith(p.segments[0]!) && q.segments[q.segments.length - 1]!.endsWith(p.segments[1]!);
 }
 
-function globMatch(segments: readonly string[], value: string): boolean {
-  const first = segments[0]!;
-  const last = segments[segments.length - 1]!;
-  if (!value.startsWith(first)) return false;
-  const limit = value.length - last.length;
-  let at = first.length;
-  if (limit < at) return false;
-  for (let k = 1; k < segments.length - 1; k++) {
-    const seg = segments[k]!;
-    const found = value.indexOf(seg, at);
-    if (found < 0 || found + seg.length > limit) return false;
-    at = found + seg.length;
-  }
-  return value.endsWith(last);
-}
 
 // ---------------------------------------------------------------- `allow` of every command
 

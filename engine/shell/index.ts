@@ -32,6 +32,7 @@ import { unknowablePart } from './wrappers.js';
 
 export type { CommandAnalysis, CommandPart, CommandPattern, CommandView, PatternError, ShellWord } from './types.js';
 export { MAX_SHELL_DEPTH } from './lexer.js';
+export { globMatch as wordGlobMatch } from './pattern.js';
 export { MAX_SHELL_WRAPPERS } from './wrappers.js';
 
 /** Longest command analysed; the text beyond it becomes one unknowable part. */

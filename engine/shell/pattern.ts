@@ -234,7 +234,7 @@ export function lexPattern(src: string): { words: PatternWord[]; error: PatternE
 }
 
 /** `*` globbing within one word: the segments are the literal text between the stars. */
-function globMatch(segments: readonly string[], value: string): boolean {
+export function globMatch(segments: readonly string[], value: string): boolean {
   const first = segments[0]!;
   const last = segments[segments.length - 1]!;
   if (!value.startsWith(first)) return false;
