@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compilePolicy, evaluate, normalizeEvent, regexMatches, type Diagnostic } from '../engine/index.js';
-import { patternCovers, unsatisfiable } from './check-lints.js';
+import { unsatisfiable } from './lint-regex.js';
+import { patternCovers } from './lint-shadowed.js';
 import { codesAt } from './compile-testkit.js';
 import { compileText } from './index.js';
 
