@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpat
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { agentEventInfo, diagnostic, SEAMS, type Diagnostic, type PolicyIR, type Seam } from '../engine/index.js';
+import { agentEventInfo, diagnostic, isHttpUrl, SEAMS, type Diagnostic, type PolicyIR, type Seam } from '../engine/index.js';
 import {
   CLAUDE_EVENTS,
   CODEX_EVENTS,
@@ -37,7 +37,7 @@ import {
   type HooksJsonEdit,
   type JsonObject,
 } from '../bridges/index.js';
-import { format, guard, UsageError, type Io } from './args.js';
+import { format, guard, UsageError, type Format, type Io } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 
@@ -380,25 +380,8 @@ function agentOf(positionals: string[], verb: string): Agent {
   return word as Agent;
 }
 
-export function installCommand(argv: string[], io: Io, context: InstallContext = {}): number {
-  const { values, positionals } = guard(() => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
-  if (values.help) {
-    io.stdout.write(`${INSTALL_HELP}\n`);
-    return 0;
-  }
-  const fmt = format(values.format, ['human', 'json'], 'human');
-  const agent = agentOf(positionals, 'install');
-  if (values.http !== undefined && agent !== 'claude') throw new UsageError('`--http` is for claude code only; codex runs command hooks only');
-  if (values.trust && agent !== 'codex') throw new UsageError('`--trust` is for codex; claude code asks to trust a project itself');
-  if (values.http !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(values.http);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`\`${values.http}\` is not an http(s) url`);
-  }
+/** What install and uninstall both start with: the target file, the report, and how to refuse. */
+function startRun(agent: Agent, values: Parameters<typeof targetOf>[1] & { 'dry-run'?: boolean }, context: InstallContext, io: Io, fmt: Format) {
   const ctx = { env: context.env ?? process.env, cwd: context.cwd ?? process.cwd() };
   const target = targetOf(agent, values, ctx);
   const sources = new SourceCache();
@@ -410,6 +393,21 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
     report.diagnostics.push(...ds);
     return emit(io, fmt, report, () => [], sources);
   };
+  return { ctx, target, sources, dryRun, report, refuse };
+}
+
+export function installCommand(argv: string[], io: Io, context: InstallContext = {}): number {
+  const { values, positionals } = guard(() => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
+  if (values.help) {
+    io.stdout.write(`${INSTALL_HELP}\n`);
+    return 0;
+  }
+  const fmt = format(values.format, ['human', 'json'], 'human');
+  const agent = agentOf(positionals, 'install');
+  if (values.http !== undefined && agent !== 'claude') throw new UsageError('`--http` is for claude code only; codex runs command hooks only');
+  if (values.trust && agent !== 'codex') throw new UsageError('`--trust` is for codex; claude code asks to trust a project itself');
+  if (values.http !== undefined && !isHttpUrl(values.http)) throw new UsageError(`\`${values.http}\` is not an http(s) url`);
+  const { ctx, target, sources, dryRun, report, refuse } = startRun(agent, values, context, io, fmt);
 
   // The command the agent runs.
   const script = context.script ?? (process.argv[1] !== undefined ? resolve(process.argv[1]) : undefined);
@@ -673,17 +671,7 @@ export function uninstallCommand(argv: string[], io: Io, context: InstallContext
   for (const opt of ['policy', 'http', 'trust'] as const) {
     if (values[opt] !== undefined) throw new UsageError(`\`--${opt}\` is for install; uninstall removes every dshpolicy entry`);
   }
-  const ctx = { env: context.env ?? process.env, cwd: context.cwd ?? process.cwd() };
-  const target = targetOf(agent, values, ctx);
-  const sources = new SourceCache();
-  const dryRun = values['dry-run'] === true;
-  const report: Report = { ok: true, agent, file: target.file, changed: false, events: [], diagnostics: [] };
-  if (dryRun) report.dryRun = true;
-  const refuse = (...ds: Diagnostic[]) => {
-    report.ok = false;
-    report.diagnostics.push(...ds);
-    return emit(io, fmt, report, () => [], sources);
-  };
+  const { target, sources, dryRun, report, refuse } = startRun(agent, values, context, io, fmt);
   const read = readConfig(target.file);
   if (read.error) return refuse(read.error);
   if (read.text !== undefined) sources.set(target.file, read.text);
