@@ -115,14 +115,9 @@ function where(d: Diagnostic): string {
   return `${at}${d.message}`;
 }
 
-/** The hook event a payload names, read as best it can be when the payload is not valid JSON. */
+/** The hook event a payload that is not valid JSON names, read as best it can be. */
 function eventNameOf(raw: string): string | undefined {
-  try {
-    const v = JSON.parse(raw) as Record<string, unknown>;
-    return typeof v['hook_event_name'] === 'string' ? v['hook_event_name'] : undefined;
-  } catch {
-    return /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(raw)?.[1];
-  }
+  return /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(raw)?.[1];
 }
 
 /**
@@ -228,13 +223,14 @@ async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnsw
 
 /** Decides one raw payload and says it in the agent's protocol. Never throws. */
 export async function decidePayload(agent: Agent, raw: string, ctx: DecideContext): Promise<HookAnswer> {
-  const name = eventNameOf(raw);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (err) {
-    return failClosed(agent, name, `the payload is not JSON: ${(err as Error).message}`, ctx.failOpen);
+    return failClosed(agent, eventNameOf(raw), `the payload is not JSON: ${(err as Error).message}`, ctx.failOpen);
   }
+  const named = (value as Record<string, unknown> | null)?.['hook_event_name'];
+  const name = typeof named === 'string' ? named : undefined;
   const norm = normalizeAnyEvent(value);
   if (!norm.event) {
     const d = norm.diagnostics[0];
