@@ -29,7 +29,8 @@ export type AnyDecision = Decision | AgentEventDecision;
 const SESSION_END_BUDGET_MS = 1_500;
 const SESSION_END_MAX_MS = 60_000;
 
-function matchValue(info: AgentEventInfo, event: AgentEvent): string | undefined {
+/** The value an agent event's hook matcher is tested against; undefined when the event has none. */
+export function agentEventMatchValue(info: AgentEventInfo, event: AgentEvent): string | undefined {
   if (!info.matchField) return undefined;
   const v = event.fields[info.matchField];
   if (typeof v !== 'string') return '';
@@ -37,16 +38,17 @@ function matchValue(info: AgentEventInfo, event: AgentEvent): string | undefined
   return info.name === 'FileChanged' ? (v.split('/').pop() ?? v) : v;
 }
 
-function selects(cr: CompiledRule, info: AgentEventInfo, event: AgentEvent): boolean {
+/** Whether an imported hook's matcher selects the agent event (Codex: a tool by any of its names). */
+export function agentMatcherSelectsEvent(cr: CompiledRule, info: AgentEventInfo, event: AgentEvent): boolean {
   const m = cr.matcher;
-  const value = matchValue(info, event);
+  const value = agentEventMatchValue(info, event);
   if (!m || value === undefined) return true;
   if (info.dialect === 'codex' && info.matchField === 'tool_name') return codexMatcherInputs(value).some((v) => m.test(v));
   return m.test(value);
 }
 
 /** The tool call of a tool event (PermissionRequest, PostToolUseFailure, ...), for a handler's `if`. */
-function toolCallOf(event: AgentEvent): { tool: string; input: Record<string, unknown> } | undefined {
+export function agentEventToolCall(event: AgentEvent): { tool: string; input: Record<string, unknown> } | undefined {
   const tool = event.fields['tool_name'];
   const input = event.fields['tool_input'];
   if (typeof tool !== 'string' || !CLAUDE_IF_EVENTS.includes(event.event)) return undefined;
@@ -63,7 +65,7 @@ export function agentEventCandidates(policy: CompiledPolicy, event: AgentEvent):
     if (event.agent !== undefined && hook.dialect !== event.agent) continue;
     const info = agentEventInfo(hook.dialect, event.event);
     if (!info) continue;
-    if (selects(cr, info, event) && ifSelects(cr, toolCallOf(event), event)) out.push({ cr, info });
+    if (agentMatcherSelectsEvent(cr, info, event) && ifSelects(cr, agentEventToolCall(event), event)) out.push({ cr, info });
   }
   return out;
 }

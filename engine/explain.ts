@@ -22,10 +22,10 @@ import {
 } from './compile.js';
 import { asText, EventView } from './fields.js';
 import { matchCommandPart, type CommandPart } from './shell/index.js';
-import { agentEventInfo, CLAUDE_IF_EVENTS, type AgentEventInfo } from './agent-events.js';
-import { codexMatcherInputs, compileToolGlob } from './match/index.js';
+import { agentEventInfo } from './agent-events.js';
+import { compileToolGlob } from './match/index.js';
 import { evaluate, evaluateSync, type Decision, type HookRunner, type TraceEntry } from './evaluate.js';
-import { agentEventCandidates, evaluateAgentEvent, type AgentEventDecision, type AnyDecision } from './evaluate-agent.js';
+import { agentEventCandidates, agentMatcherSelectsEvent, evaluateAgentEvent, agentEventMatchValue, agentEventToolCall, type AgentEventDecision, type AnyDecision } from './evaluate-agent.js';
 import type { Diagnostic } from './diagnostics.js';
 
 /** A rule that fired: its trace entry, or a `run` rule whose hook was not run (`pending`). */
@@ -335,20 +335,6 @@ function seamSkip(cr: CompiledRule, view: EventView, inCandidates: boolean): { s
 
 // Agent events: the tests of `agentEventCandidates` (evaluate-agent.ts), one by one.
 
-function agentMatchValue(info: AgentEventInfo, event: AgentEvent): string | undefined {
-  if (!info.matchField) return undefined;
-  const v = event.fields[info.matchField];
-  if (typeof v !== 'string') return '';
-  return info.name === 'FileChanged' ? (v.split('/').pop() ?? v) : v;
-}
-
-function agentToolCall(event: AgentEvent): { tool: string; input: Record<string, unknown> } | undefined {
-  const tool = event.fields['tool_name'];
-  const input = event.fields['tool_input'];
-  if (typeof tool !== 'string' || !CLAUDE_IF_EVENTS.includes(event.event)) return undefined;
-  return { tool, input: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {} };
-}
-
 const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex' } as const;
 
 function agentSkip(cr: CompiledRule, event: AgentEvent): { stage: SkipStage; why: string } {
@@ -359,16 +345,14 @@ function agentSkip(cr: CompiledRule, event: AgentEvent): { stage: SkipStage; why
   }
   const info = agentEventInfo(hook.dialect, event.event);
   if (!info) return { stage: 'agent', why: `${AGENT_NAME[hook.dialect]} has no \`${event.event}\` event` };
-  const value = agentMatchValue(info, event);
-  const m = cr.matcher;
-  if (m && value !== undefined) {
-    const ok = info.dialect === 'codex' && info.matchField === 'tool_name' ? codexMatcherInputs(value).some((v) => m.test(v)) : m.test(value);
-    if (!ok) {
+  const value = agentEventMatchValue(info, event);
+  if (cr.matcher && value !== undefined) {
+    if (!agentMatcherSelectsEvent(cr, info, event)) {
       const what = value === '' ? `the event's empty \`${info.matchField}\`` : code(value);
       return { stage: 'matcher', why: `the hook's matcher ${code(hook.matcher ?? '')} does not match ${what}` };
     }
   }
-  const call = agentToolCall(event);
+  const call = agentEventToolCall(event);
   if (!ifSelects(cr, call, event)) return { stage: 'if', why: ifWhy(cr, call !== undefined) };
   return { stage: 'other', why: 'the hook did not run' };
 }
