@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import type { PolicyEvent } from './events.js';
 import type { FieldRef } from './ir.js';
 import { analyzeCommand, type CommandAnalysis } from './shell/index.js';
-import { resolveToolPath, type PathContext } from './match/index.js';
+import { fastHostname, hostOfValue, parseUrl, resolveToolPathSegments, type PathContext } from './match/index.js';
 import { PATH_INPUT_FIELDS } from './tools.js';
 
 let cachedHome: string | undefined;
@@ -19,7 +19,11 @@ export class EventView {
   readonly event: PolicyEvent;
   private analysis: CommandAnalysis | undefined;
   private resolvedPath: string | null | undefined;
+  private segments: string[] | null | undefined;
   private host: string | null | undefined;
+  private matchedHost: string | null | undefined;
+  private parsed: URL | null | undefined;
+  private callViews: EventView[] | undefined;
 
   constructor(event: PolicyEvent) {
     this.event = event;
@@ -58,19 +62,28 @@ export class EventView {
   /** The tool's path argument, absolute and normalised; undefined when the call has none. */
   path(): string | undefined {
     if (this.resolvedPath === undefined) {
-      this.resolvedPath = null;
+      const segments = this.pathSegments();
+      this.resolvedPath = segments === undefined ? null : '/' + segments.join('/');
+    }
+    return this.resolvedPath ?? undefined;
+  }
+
+  /** The segments of `path()` (`/repo/a` is `['repo', 'a']`); undefined when the call has no path. */
+  pathSegments(): string[] | undefined {
+    if (this.segments === undefined) {
+      this.segments = null;
       const input = this.input;
       if (input) {
         for (const f of PATH_INPUT_FIELDS) {
           const v = input[f];
           if (typeof v === 'string' && v.length > 0) {
-            this.resolvedPath = resolveToolPath(v, this.pathContext);
+            this.segments = resolveToolPathSegments(v, this.pathContext);
             break;
           }
         }
       }
     }
-    return this.resolvedPath ?? undefined;
+    return this.segments ?? undefined;
   }
 
   /** A view of one tool call of a stop event's turn, sharing this event's cwd and home. */
@@ -82,9 +95,27 @@ export class EventView {
     return new EventView(ev);
   }
 
+  /** Views of the stop event's tool calls, made once and shared by every rule that reads them. */
+  turnViews(): EventView[] {
+    if (this.callViews === undefined) {
+      const e = this.event;
+      this.callViews = e.seam === 'stop' ? e.turn.map((call) => this.forToolCall(call)) : [];
+    }
+    return this.callViews;
+  }
+
   url(): string | undefined {
     const u = this.input?.['url'];
     return typeof u === 'string' ? u : undefined;
+  }
+
+  /** The URL parsed (`new URL`), or undefined when there is none or it does not parse. */
+  parsedUrl(): URL | undefined {
+    if (this.parsed === undefined) {
+      const u = this.url();
+      this.parsed = u === undefined ? null : parseUrl(u);
+    }
+    return this.parsed ?? undefined;
   }
 
   domain(): string | undefined {
@@ -92,14 +123,22 @@ export class EventView {
       this.host = null;
       const u = this.url();
       if (u !== undefined) {
-        try {
-          this.host = new URL(u).hostname.toLowerCase();
-        } catch {
-          this.host = null;
-        }
+        const fast = fastHostname(u);
+        this.host = fast ?? this.parsedUrl()?.hostname.toLowerCase() ?? null;
       }
     }
     return this.host ?? undefined;
+  }
+
+  /** The host as domain globs compare it (`hostOfValue`: no trailing dot); undefined when none. */
+  matchHost(): string | undefined {
+    if (this.matchedHost === undefined) {
+      const d = this.domain();
+      const plain = d === undefined ? null : fastHostname('http://' + d);
+      const host = plain !== null && plain.length > 1 && plain.endsWith('.') ? plain.slice(0, -1) : plain;
+      this.matchedHost = d === undefined ? null : host !== null && host.length > 0 ? host : hostOfValue(d);
+    }
+    return this.matchedHost ?? undefined;
   }
 
   /** The value of a field, or undefined when the event does not have it. */

@@ -16,28 +16,40 @@ export interface NfaStep<E> {
 
 /** Runs the steps over the whole input; true when the steps consume it exactly. */
 export function runNfa<E>(steps: readonly NfaStep<E>[], input: readonly E[]): boolean {
+  return nfaRunner(steps)(input);
+}
+
+/**
+ * The steps as a reusable matcher: the two state vectors are allocated once, not per test. A
+ * matcher is not re-entered while it runs (step tests never call back into it), so sharing them is safe.
+ */
+export function nfaRunner<E>(steps: readonly NfaStep<E>[]): (input: readonly E[]) => boolean {
   const m = steps.length;
   let current = new Uint8Array(m + 1);
   let next = new Uint8Array(m + 1);
-  current[0] = 1;
-  closeOverRepeats(steps, current);
-  for (const element of input) {
-    next.fill(0);
-    let alive = false;
-    for (let i = 0; i < m; i++) {
-      if (current[i] !== 1) continue;
-      const step = steps[i]!;
-      if (!step.test(element)) continue;
-      next[step.repeat ? i : i + 1] = 1;
-      alive = true;
+  return (input) => {
+    current.fill(0);
+    current[0] = 1;
+    closeOverRepeats(steps, current);
+    for (let k = 0; k < input.length; k++) {
+      const element = input[k]!;
+      next.fill(0);
+      let alive = false;
+      for (let i = 0; i < m; i++) {
+        if (current[i] !== 1) continue;
+        const step = steps[i]!;
+        if (!step.test(element)) continue;
+        next[step.repeat ? i : i + 1] = 1;
+        alive = true;
+      }
+      if (!alive) return false;
+      closeOverRepeats(steps, next);
+      const swap = current;
+      current = next;
+      next = swap;
     }
-    if (!alive) return false;
-    closeOverRepeats(steps, next);
-    const swap = current;
-    current = next;
-    next = swap;
-  }
-  return current[m] === 1;
+    return current[m] === 1;
+  };
 }
 
 /** A repeat step may match nothing, so being before it also means being after it. */
@@ -45,6 +57,46 @@ function closeOverRepeats<E>(steps: readonly NfaStep<E>[], states: Uint8Array): 
   for (let i = 0; i < steps.length; i++) {
     if (states[i] === 1 && steps[i]!.repeat) states[i + 1] = 1;
   }
+}
+
+/**
+ * A glob whose only wildcard is `*` (any run of characters), as the literal pieces between its
+ * stars: `a*b*c` is `['a', 'b', 'c']`, `*x` is `['', 'x']`. Matching is the classic greedy walk:
+ * the first piece is a prefix, the last a suffix, the middle ones are found leftmost in order.
+ * Null when a piece starts or ends inside a surrogate pair, where string search and code-point
+ * matching could disagree.
+ */
+export function starPieces(pieces: readonly string[]): ((value: string) => boolean) | null {
+  for (const piece of pieces) {
+    if (piece.length === 0) continue;
+    const a = piece.charCodeAt(0);
+    const z = piece.charCodeAt(piece.length - 1);
+    if ((a >= 0xdc00 && a <= 0xdfff) || (z >= 0xd800 && z <= 0xdbff)) return null;
+  }
+  if (pieces.length === 1) {
+    const only = pieces[0]!;
+    return (value) => value === only;
+  }
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  const fixed = first.length + last.length;
+  if (pieces.length === 2) {
+    if (first === '' && last === '') return () => true;
+    return (value) => value.length >= fixed && value.startsWith(first) && value.endsWith(last);
+  }
+  const middle = pieces.slice(1, -1).filter((piece) => piece.length > 0);
+  return (value) => {
+    if (value.length < fixed || !value.startsWith(first) || !value.endsWith(last)) return false;
+    const limit = value.length - last.length;
+    let at = first.length;
+    for (const piece of middle) {
+      // No piece starts with a low surrogate, so a match never starts inside a pair.
+      const found = value.indexOf(piece, at);
+      if (found < 0 || found + piece.length > limit) return false;
+      at = found + piece.length;
+    }
+    return true;
+  };
 }
 
 export function codePoints(text: string): number[] {
@@ -251,13 +303,23 @@ export function literalText(tokens: readonly GlobToken[]): string | null {
   return out;
 }
 
-/** Compiles tokens to a string predicate, with a fast path for plain text. */
+/** Compiles tokens to a string predicate, with fast paths for plain text and `*`-only globs. */
 export function tokensToPredicate(tokens: readonly GlobToken[], options: StepOptions = {}): (text: string) => boolean {
   const literal = literalText(tokens);
   if (literal !== null) return (text) => text === literal;
+  if (options.star === undefined && options.doubleStar === undefined && tokens.every((t) => t.kind === 'literal' || t.kind === 'star')) {
+    const pieces = [''];
+    for (const t of tokens) {
+      if (t.kind === 'star') pieces.push('');
+      else if (t.kind === 'literal') pieces[pieces.length - 1] += String.fromCodePoint(t.cp);
+    }
+    const fast = starPieces(pieces);
+    if (fast) return fast;
+  }
   const steps = tokensToSteps(tokens, options);
   if (steps.length === 1 && steps[0]!.repeat && steps[0]!.test === anyElement) return () => true;
-  return (text) => runNfa(steps, codePoints(text));
+  const run = nfaRunner(steps);
+  return (text) => run(codePoints(text));
 }
 
 export function isSlash(cp: number): boolean {
@@ -288,6 +350,8 @@ export function checkToolGlob(glob: string): MatchError | null {
 export function compileToolGlob(glob: string): Matcher {
   if (typeof glob !== 'string') return { test: () => false };
   if (!glob.includes('*')) return { test: (value) => value === glob };
+  const fast = starPieces(glob.split('*'));
+  if (fast) return { test: (value: string) => typeof value === 'string' && fast(value) };
   const steps: NfaStep<number>[] = [];
   for (const cp of codePoints(glob)) {
     if (cp === 0x2a) {
@@ -296,10 +360,11 @@ export function compileToolGlob(glob: string): Matcher {
       steps.push({ repeat: false, test: (c) => c === cp });
     }
   }
+  const run = nfaRunner(steps);
   return {
     test(value: string): boolean {
       if (typeof value !== 'string') return false;
-      return runNfa(steps, codePoints(value));
+      return run(codePoints(value));
     },
   };
 }

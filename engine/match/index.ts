@@ -13,8 +13,17 @@ import type { GlobKind, MatchError } from './types.js';
 
 export type { GlobKind, MatchError, Matcher, PathContext, PathMatcher } from './types.js';
 export { compileToolGlob } from './glob.js';
-export { compilePathGlob, resolveToolPath } from './path.js';
-export { compileUrlGlob, compileDomainGlob, hostOfValue } from './url.js';
+export { compilePathGlob, requiredPathKey, resolveToolPath, resolveToolPathSegments, type PathKey } from './path.js';
+export {
+  compileUrlGlob,
+  compileDomainGlob,
+  fastHostname,
+  hostOfValue,
+  parseUrl,
+  requiredDomainKey,
+  type DomainMatcher,
+  type UrlMatcher,
+} from './url.js';
 export { checkRegex, compileRegex, regexMatches, MAX_REGEX_INPUT } from './regex.js';
 
 /** Validates a glob of the given kind; null when it is fine. */

@@ -18,8 +18,7 @@
  * - Matching is case-sensitive. A glob matches the path itself only: `.env` does not match
  *   `/repo/.env/x` (write `.env/` for that).
  */
-import { posix } from 'node:path';
-import { runNfa, tokenizeGlob, tokensToPredicate, type NfaStep } from './glob.js';
+import { literalText, nfaRunner, tokenizeGlob, tokensToPredicate, type NfaStep } from './glob.js';
 import type { MatchError, PathContext, PathMatcher } from './types.js';
 
 type Anchor = 'root' | 'home' | 'cwd' | 'anywhere';
@@ -27,7 +26,14 @@ type Anchor = 'root' | 'home' | 'cwd' | 'anywhere';
 type GlobSegment =
   | { readonly kind: 'globstar' }
   | { readonly kind: 'parent' }
-  | { readonly kind: 'segment'; readonly test: (segment: string) => boolean };
+  | {
+      readonly kind: 'segment';
+      readonly test: (segment: string) => boolean;
+      /** The segment's text when it has no wildcard. */
+      readonly literal: string | null;
+      /** The end of a `*`-led segment from its first `.` (`*.min.js` gives `.min.js`), when literal. */
+      readonly suffix: string | null;
+    };
 
 interface ParsedPathGlob {
   readonly anchor: Anchor;
@@ -40,14 +46,22 @@ interface ParsedPathGlob {
 const GLOBSTAR: GlobSegment = { kind: 'globstar' };
 const PARENT: GlobSegment = { kind: 'parent' };
 
-/** Normalises an absolute path: resolves `.`/`..`, collapses `//`, drops a trailing `/`. */
-function normalizeAbsolute(path: string): string {
-  const normal = posix.normalize('/' + path);
-  return normal.length > 1 && normal.endsWith('/') ? normal.slice(0, -1) : normal;
-}
-
-function splitPath(absolute: string): string[] {
-  return absolute.split('/').filter((segment) => segment.length > 0);
+/** The segments of a path read as absolute: `.`/`..` resolved (never above the root), empty ones dropped. */
+function normalSegments(path: string, out: string[] = []): string[] {
+  let start = 0;
+  for (let i = 0; i <= path.length; i++) {
+    if (i < path.length && path.charCodeAt(i) !== 0x2f) continue;
+    const len = i - start;
+    if (len === 0 || (len === 1 && path.charCodeAt(start) === 0x2e)) {
+      // empty or `.`
+    } else if (len === 2 && path.charCodeAt(start) === 0x2e && path.charCodeAt(start + 1) === 0x2e) {
+      out.pop();
+    } else {
+      out.push(path.slice(start, i));
+    }
+    start = i + 1;
+  }
+  return out;
 }
 
 /**
@@ -57,15 +71,18 @@ function splitPath(absolute: string): string[] {
  * if they are not, they are read as if they started with `/`.
  */
 export function resolveToolPath(path: string, ctx: PathContext): string {
+  return '/' + resolveToolPathSegments(path, ctx).join('/');
+}
+
+/** `resolveToolPath`'s result as its segments (`/repo/a` is `['repo', 'a']`, `/` is `[]`). */
+export function resolveToolPathSegments(path: string, ctx: PathContext): string[] {
   const p = typeof path === 'string' ? path : '';
   const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : '/';
   const home = typeof ctx?.home === 'string' ? ctx.home : '/';
-  let joined: string;
-  if (p === '~') joined = '/' + home;
-  else if (p.startsWith('~/')) joined = '/' + home + p.slice(1);
-  else if (p.startsWith('/')) joined = p;
-  else joined = '/' + cwd + '/' + p;
-  return normalizeAbsolute(joined);
+  if (p === '~') return normalSegments(home);
+  if (p.startsWith('~/')) return normalSegments(p.slice(1), normalSegments(home));
+  if (p.startsWith('/')) return normalSegments(p);
+  return normalSegments(p, normalSegments(cwd));
 }
 
 interface RawSegment {
@@ -146,7 +163,14 @@ function parsePathGlob(glob: string): ParsedPathGlob {
         });
       }
     }
-    segments.push({ kind: 'segment', test: tokensToPredicate(tokens) });
+    const literal = literalText(tokens);
+    let suffix: string | null = null;
+    if (literal === null && tokens[0]?.kind === 'star') {
+      const tail = literalText(tokens.slice(1));
+      const dot = tail === null ? -1 : tail.indexOf('.');
+      if (tail !== null && dot >= 0) suffix = tail.slice(dot);
+    }
+    segments.push({ kind: 'segment', test: tokensToPredicate(tokens), literal, suffix });
   }
   problems.sort((a, b) => a.offset - b.offset);
   return { anchor, segments, dirAndContents, problems };
@@ -171,8 +195,8 @@ const anySegment = (): boolean => true;
 function buildSteps(parsed: ParsedPathGlob, ctx: PathContext): NfaStep<string>[] {
   const items: GlobSegment[] = [];
   const baseText = parsed.anchor === 'home' ? ctx.home : parsed.anchor === 'cwd' ? ctx.cwd : '/';
-  for (const literal of splitPath(normalizeAbsolute(typeof baseText === 'string' ? baseText : '/'))) {
-    items.push({ kind: 'segment', test: (segment) => segment === literal });
+  for (const literal of normalSegments(typeof baseText === 'string' ? baseText : '/')) {
+    items.push({ kind: 'segment', test: (segment) => segment === literal, literal, suffix: null });
   }
   for (const segment of parsed.segments) {
     if (segment.kind === 'parent') items.pop();
@@ -180,7 +204,7 @@ function buildSteps(parsed: ParsedPathGlob, ctx: PathContext): NfaStep<string>[]
   }
   if (items[items.length - 1] === GLOBSTAR) {
     // `dir/**`: everything inside, not the directory itself.
-    items.splice(items.length - 1, 1, { kind: 'segment', test: anySegment }, GLOBSTAR);
+    items.splice(items.length - 1, 1, { kind: 'segment', test: anySegment, literal: null, suffix: null }, GLOBSTAR);
   }
   if (parsed.dirAndContents) items.push(GLOBSTAR);
   const steps: NfaStep<string>[] = [];
@@ -194,31 +218,93 @@ function buildSteps(parsed: ParsedPathGlob, ctx: PathContext): NfaStep<string>[]
   return steps;
 }
 
-/** Compiles a path glob; an invalid glob still compiles (best effort) and never throws. */
-export function compilePathGlob(glob: string): PathMatcher {
-  if (typeof glob !== 'string' || glob.length === 0) return { test: () => false };
+/**
+ * Steps over path segments as a predicate. Globs with no `**` compare segment by segment; globs
+ * with one `**` check a prefix and a suffix; others run the automaton.
+ */
+function segmentsMatcher(steps: readonly NfaStep<string>[]): (segments: readonly string[]) => boolean {
+  const repeats: number[] = [];
+  steps.forEach((step, i) => {
+    if (step.repeat) repeats.push(i);
+  });
+  const m = steps.length;
+  if (repeats.length === 0) {
+    return (segments) => {
+      if (segments.length !== m) return false;
+      for (let i = 0; i < m; i++) if (!steps[i]!.test(segments[i]!)) return false;
+      return true;
+    };
+  }
+  if (repeats.length === 1 && steps[repeats[0]!]!.test === anySegment) {
+    const r = repeats[0]!;
+    const after = m - 1 - r;
+    return (segments) => {
+      const n = segments.length;
+      if (n < m - 1) return false;
+      for (let i = 0; i < r; i++) if (!steps[i]!.test(segments[i]!)) return false;
+      for (let j = 0; j < after; j++) if (!steps[r + 1 + j]!.test(segments[n - after + j]!)) return false;
+      return true;
+    };
+  }
+  return nfaRunner(steps);
+}
+
+/** What a path glob requires of every path it matches, for indexing (see requiredPathKey). */
+export type PathKey = { kind: 'segment'; value: string } | { kind: 'suffix'; value: string };
+
+/**
+ * A key every path the glob matches has: one of its segments is `value` (`segment`), or its last
+ * segment ends with `value`, which starts with a `.` (`suffix`, from `*.pem`). Null when the glob
+ * has neither (only wildcards, `..`, or an invalid glob).
+ */
+export function requiredPathKey(glob: string): PathKey | null {
+  if (typeof glob !== 'string' || glob.length === 0) return null;
   let parsed: ParsedPathGlob;
   try {
     parsed = parsePathGlob(glob);
   } catch {
-    return { test: () => false };
+    return null;
+  }
+  if (parsed.segments.some((s) => s.kind === 'parent')) return null;
+  let best: string | null = null;
+  for (const s of parsed.segments) {
+    if (s.kind === 'segment' && s.literal !== null && s.literal.length > 0 && (best === null || s.literal.length > best.length)) best = s.literal;
+  }
+  if (best !== null) return { kind: 'segment', value: best };
+  const last = parsed.segments[parsed.segments.length - 1];
+  if (!parsed.dirAndContents && last?.kind === 'segment' && last.suffix !== null) return { kind: 'suffix', value: last.suffix };
+  return null;
+}
+
+/** Compiles a path glob; an invalid glob still compiles (best effort) and never throws. */
+export function compilePathGlob(glob: string): PathMatcher {
+  if (typeof glob !== 'string' || glob.length === 0) return { test: () => false, testSegments: () => false };
+  let parsed: ParsedPathGlob;
+  try {
+    parsed = parsePathGlob(glob);
+  } catch {
+    return { test: () => false, testSegments: () => false };
   }
   let cachedKey: string | null = null;
-  let cachedSteps: NfaStep<string>[] = [];
+  let cachedTest: (segments: readonly string[]) => boolean = () => false;
+  const testSegments = (segments: readonly string[], ctx: PathContext): boolean => {
+    try {
+      const key = parsed.anchor === 'home' ? String(ctx.home) : parsed.anchor === 'cwd' ? String(ctx.cwd) : '';
+      if (key !== cachedKey) {
+        cachedTest = segmentsMatcher(buildSteps(parsed, ctx));
+        cachedKey = key;
+      }
+      return cachedTest(segments);
+    } catch {
+      return false;
+    }
+  };
   return {
     test(absolutePath: string, ctx: PathContext): boolean {
-      try {
-        if (typeof absolutePath !== 'string') return false;
-        const key = parsed.anchor === 'home' ? String(ctx.home) : parsed.anchor === 'cwd' ? String(ctx.cwd) : '';
-        if (key !== cachedKey) {
-          cachedSteps = buildSteps(parsed, ctx);
-          cachedKey = key;
-        }
-        // Resolving again is a no-op on a normalised absolute path and makes any other input safe.
-        return runNfa(cachedSteps, splitPath(resolveToolPath(absolutePath, ctx)));
-      } catch {
-        return false;
-      }
+      if (typeof absolutePath !== 'string') return false;
+      // Resolving again is a no-op on a normalised absolute path and makes any other input safe.
+      return testSegments(resolveToolPathSegments(absolutePath, ctx), ctx);
     },
+    testSegments,
   };
 }

@@ -27,6 +27,8 @@ export interface PathContext {
 /** Path glob (gitignore-style), matched against an absolute, normalised path. */
 export interface PathMatcher {
   test(absolutePath: string, ctx: PathContext): boolean;
+  /** The same test over the segments of a path already resolved (`resolveToolPathSegments`). */
+  testSegments(segments: readonly string[], ctx: PathContext): boolean;
 }
 
 /** Wraps a user-supplied value for a message. */

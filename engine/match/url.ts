@@ -23,7 +23,7 @@
  * be a host (`example.com`, `example.com:8080`, even `example.com/path`) or a URL (anything starting
  * with `scheme://`); a trailing dot and a port are ignored. A URL that does not parse never matches.
  */
-import { isSlash, runNfa, codePoints, tokenizeGlob, tokensToPredicate, tokensToSteps, type NfaStep } from './glob.js';
+import { isSlash, nfaRunner, codePoints, tokenizeGlob, tokensToPredicate, tokensToSteps, type NfaStep } from './glob.js';
 import { describeChar, isWhitespaceOrControl, quote, type MatchError, type Matcher } from './types.js';
 
 interface UrlGlobParts {
@@ -146,14 +146,21 @@ export function checkUrlGlob(glob: string): MatchError | null {
   return problems[0] ?? null;
 }
 
+/** A URL glob's matcher: `test` parses the value; `testUrl` takes a URL already parsed. */
+export interface UrlMatcher extends Matcher {
+  testUrl(url: URL): boolean;
+}
+
+const NEVER_URL: UrlMatcher = { test: () => false, testUrl: () => false };
+
 /** Compiles a URL glob; an invalid glob still compiles (best effort) and never throws. */
-export function compileUrlGlob(glob: string): Matcher {
-  if (typeof glob !== 'string' || glob.length === 0) return { test: () => false };
+export function compileUrlGlob(glob: string): UrlMatcher {
+  if (typeof glob !== 'string' || glob.length === 0) return NEVER_URL;
   let parts: UrlGlobParts;
   try {
     parts = splitUrlGlob(glob);
   } catch {
-    return { test: () => false };
+    return NEVER_URL;
   }
   const schemeTest = parts.scheme === null ? null : tokensToPredicate(tokenizeGlob(parts.scheme, { wildcards: false }).tokens);
   const hostGlob = stripTrailingDot(parts.host.toLowerCase());
@@ -164,33 +171,42 @@ export function compileUrlGlob(glob: string): Matcher {
   const restSteps: NfaStep<number>[] = tokensToSteps(tokenizeGlob(parts.rest, { wildcards: false }).tokens, {
     star: notSlash,
   });
+  const runRest = nfaRunner(restSteps);
+  const testUrl = (url: URL): boolean => {
+    try {
+      const scheme = url.protocol.replace(/:$/u, '').toLowerCase();
+      if (schemeTest !== null && !schemeTest(scheme)) return false;
+      if (!hostTest(stripTrailingDot(url.hostname.toLowerCase()))) return false;
+      if (port !== null && port !== '*') {
+        const actual = url.port !== '' ? url.port : (DEFAULT_PORTS[scheme] ?? '');
+        if (String(Number(port)) !== actual) return false;
+      }
+      let tested = normalizePercent(url.pathname);
+      if (!tested.startsWith('/')) tested = '/' + tested;
+      if (withQuery) tested += url.search;
+      if (withFragment) tested += url.hash;
+      return runRest(codePoints(tested));
+    } catch {
+      return false;
+    }
+  };
   return {
     test(value: string): boolean {
-      try {
-        if (typeof value !== 'string') return false;
-        let url: URL;
-        try {
-          url = new URL(value);
-        } catch {
-          return false;
-        }
-        const scheme = url.protocol.replace(/:$/u, '').toLowerCase();
-        if (schemeTest !== null && !schemeTest(scheme)) return false;
-        if (!hostTest(stripTrailingDot(url.hostname.toLowerCase()))) return false;
-        if (port !== null && port !== '*') {
-          const actual = url.port !== '' ? url.port : (DEFAULT_PORTS[scheme] ?? '');
-          if (String(Number(port)) !== actual) return false;
-        }
-        let tested = normalizePercent(url.pathname);
-        if (!tested.startsWith('/')) tested = '/' + tested;
-        if (withQuery) tested += url.search;
-        if (withFragment) tested += url.hash;
-        return runNfa(restSteps, codePoints(tested));
-      } catch {
-        return false;
-      }
+      const url = parseUrl(value);
+      return url !== null && testUrl(url);
     },
+    testUrl,
   };
+}
+
+/** `new URL(value)`, or null when the value is not a string or does not parse. */
+export function parseUrl(value: string): URL | null {
+  if (typeof value !== 'string') return null;
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,10 +217,15 @@ export function hostOfValue(value: string): string | null {
   if (typeof value !== 'string') return null;
   let host: string;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(value)) {
-    try {
-      host = new URL(value).hostname;
-    } catch {
-      return null;
+    const fast = fastHostname(value);
+    if (fast !== null) {
+      host = fast;
+    } else {
+      try {
+        host = new URL(value).hostname;
+      } catch {
+        return null;
+      }
     }
   } else {
     try {
@@ -215,6 +236,27 @@ export function hostOfValue(value: string): string | null {
   }
   host = stripTrailingDot(host.toLowerCase());
   return host.length > 0 ? host : null;
+}
+
+/** `http://` or `https://`, then a host of letters, digits, dots and dashes, then the end or `/ ? #`. */
+const PLAIN_HTTP_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?:[/?#]|$)/iu;
+const NUMBER_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/iu;
+
+/**
+ * `new URL(value).hostname` for the plain `http(s)://host/...` URLs tools are called with,
+ * without building a URL; null for anything else (ports, user info, IP-like or punycode hosts,
+ * other schemes), which the caller parses with `URL`.
+ */
+export function fastHostname(value: string): string | null {
+  const m = PLAIN_HTTP_URL.exec(value);
+  if (m === null) return null;
+  const host = m[1]!.toLowerCase();
+  const labels = host.split('.');
+  let last = labels[labels.length - 1]!;
+  if (last === '' && labels.length > 1) last = labels[labels.length - 2]!;
+  if (last === '' || NUMBER_LABEL.test(last)) return null;
+  for (const label of labels) if (label.startsWith('xn--')) return null;
+  return host;
 }
 
 export function checkDomainGlob(glob: string): MatchError | null {
@@ -248,9 +290,25 @@ export function checkDomainGlob(glob: string): MatchError | null {
   return null;
 }
 
+/** A domain glob's matcher: `test` takes a host or URL; `testHost` a host already normalised by `hostOfValue`. */
+export interface DomainMatcher extends Matcher {
+  testHost(host: string): boolean;
+}
+
+/**
+ * The literal end every host the glob accepts has, label-aligned (`*.example.com` gives
+ * `example.com`, `api.x.io` gives itself); null for `*`.
+ */
+export function requiredDomainKey(glob: string): string | null {
+  if (typeof glob !== 'string' || glob.length === 0) return null;
+  const body = stripTrailingDot(glob.toLowerCase());
+  if (body === '*' || body.slice(body.startsWith('*.') ? 2 : 0).includes('*')) return null;
+  return body.startsWith('*.') ? body.slice(2) : body;
+}
+
 /** Compiles a domain glob; an invalid glob still compiles (best effort) and never throws. */
-export function compileDomainGlob(glob: string): Matcher {
-  if (typeof glob !== 'string' || glob.length === 0) return { test: () => false };
+export function compileDomainGlob(glob: string): DomainMatcher {
+  if (typeof glob !== 'string' || glob.length === 0) return { test: () => false, testHost: () => false };
   const body = stripTrailingDot(glob.toLowerCase());
   let accepts: (host: string) => boolean;
   if (body === '*') accepts = () => true;
@@ -267,5 +325,6 @@ export function compileDomainGlob(glob: string): Matcher {
         return false;
       }
     },
+    testHost: (host: string) => typeof host === 'string' && accepts(host),
   };
 }
