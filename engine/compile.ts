@@ -19,18 +19,21 @@ import {
   type ClaudeRuleContext,
   type ClaudeToolCall,
   type AgentMatcher,
+  type DomainMatcher,
   type Matcher,
   type PathMatcher,
+  type UrlMatcher,
 } from './match/index.js';
 import { compileCommandPattern, matchCommandPart, type CommandPattern } from './shell/index.js';
 import { asText, type EventView } from './fields.js';
 import type { StopEvent } from './events.js';
+import { RuleIndex, type Trigger } from './rule-index.js';
 
 export type CompiledSelector =
   | { kind: 'command'; patterns: CommandPattern[] }
   | { kind: 'path'; globs: PathMatcher[] }
-  | { kind: 'url'; globs: Matcher[] }
-  | { kind: 'domain'; globs: Matcher[] };
+  | { kind: 'url'; globs: UrlMatcher[] }
+  | { kind: 'domain'; globs: DomainMatcher[] };
 
 export type Condition = (view: EventView) => boolean;
 
@@ -51,6 +54,10 @@ export interface CompiledRule {
    * not parse: such a handler never runs.
    */
   ifRule: ClaudeRule | 'invalid' | null;
+  /** The rule's trigger for the event index (rule-index.ts), once computed. */
+  trigger?: Trigger | null;
+  /** The last index lookup that took this rule (rule-index.ts). */
+  stamp?: number;
 }
 
 interface SeamIndex {
@@ -59,6 +66,10 @@ interface SeamIndex {
   /** Rules with no tool list or with a tool glob: tested one by one. */
   general: CompiledRule[];
   all: CompiledRule[];
+  /** Per tool name seen in events, its rules indexed by trigger (built at first use, bounded). */
+  byTool: Map<string, RuleIndex>;
+  /** Every rule of the seam indexed by trigger, for events without a tool (built at first use). */
+  allIndex: RuleIndex | null;
 }
 
 export interface CompiledPolicy {
@@ -97,18 +108,23 @@ export function selectorMatches(s: CompiledSelector, view: EventView): boolean {
       return analysis.parts.some((part) => s.patterns.some((p) => matchCommandPart(p, part, 'any')));
     }
     case 'path': {
-      const p = view.path();
-      if (p === undefined) return false;
+      const segments = view.pathSegments();
+      if (segments === undefined) return false;
       const ctx = view.pathContext;
-      return s.globs.some((g) => g.test(p, ctx));
+      for (const g of s.globs) if (g.testSegments(segments, ctx)) return true;
+      return false;
     }
     case 'url': {
-      const u = view.url();
-      return u !== undefined && s.globs.some((g) => g.test(u));
+      const u = view.parsedUrl();
+      if (u === undefined) return false;
+      for (const g of s.globs) if (g.testUrl(u)) return true;
+      return false;
     }
     case 'domain': {
-      const d = view.domain();
-      return d !== undefined && s.globs.some((g) => g.test(d));
+      const d = view.matchHost();
+      if (d === undefined) return false;
+      for (const g of s.globs) if (g.testHost(d)) return true;
+      return false;
     }
   }
 }
@@ -150,15 +166,22 @@ function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: V
       if (ref.name === 'path' && !ref.path) {
         const g = compilePathGlob(value);
         return (view) => {
-          const p = view.path();
-          return p !== undefined && g.test(p, view.pathContext);
+          const segments = view.pathSegments();
+          return segments !== undefined && g.testSegments(segments, view.pathContext);
         };
       }
-      if ((ref.name === 'url' || ref.name === 'domain') && !ref.path) {
-        const m = ref.name === 'url' ? compileUrlGlob(value) : compileDomainGlob(value);
+      if (ref.name === 'url' && !ref.path) {
+        const m = compileUrlGlob(value);
         return (view) => {
-          const t = ref.name === 'url' ? view.url() : view.domain();
-          return t !== undefined && m.test(t);
+          const u = view.parsedUrl();
+          return u !== undefined && m.testUrl(u);
+        };
+      }
+      if (ref.name === 'domain' && !ref.path) {
+        const m = compileDomainGlob(value);
+        return (view) => {
+          const h = view.matchHost();
+          return h !== undefined && m.testHost(h);
         };
       }
       const g = compileToolGlob(value);
@@ -220,9 +243,11 @@ export function compileExpr(e: Expr): Condition {
 }
 
 function ranInTurn(ev: StopEvent, tools: Matcher[] | null, selectors: CompiledSelector[], view: EventView): boolean {
-  for (const call of ev.turn) {
+  const views = view.turnViews();
+  for (let i = 0; i < ev.turn.length; i++) {
+    const call = ev.turn[i]!;
     if (tools && !tools.some((t) => t.test(call.tool))) continue;
-    const callView = view.forToolCall(call);
+    const callView = views[i]!;
     if (selectors.every((s) => selectorMatches(s, callView))) return true;
   }
   return false;
@@ -238,6 +263,8 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
     when: rule.when ? compileExpr(rule.when) : null,
     matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher, matcherOptions(rule)) : null,
     ifRule: rule.hook?.if !== undefined ? (parseClaudeRule(rule.hook.if).rule ?? 'invalid') : null,
+    trigger: undefined,
+    stamp: 0,
   };
 }
 
@@ -263,7 +290,7 @@ function matcherOptions(rule: Rule): { narrow?: boolean } {
 /** Compiles a validated IR. */
 export function compilePolicy(ir: PolicyIR): CompiledPolicy {
   const seams = {} as Record<Seam, SeamIndex>;
-  for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [] };
+  for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [], byTool: new Map(), allIndex: null };
   const agentEvents = new Map<string, CompiledRule[]>();
   ir.rules.forEach((rule, i) => {
     const cr = compileRule(rule, i);
@@ -322,4 +349,20 @@ export function candidates(policy: CompiledPolicy, seam: Seam, tool: string | un
   const merged = [...exact, ...general];
   merged.sort((a, b) => a.index - b.index);
   return merged;
+}
+
+/** How many tool names keep an index of their own; past it the oldest are dropped. */
+const TOOL_INDEXES = 1024;
+
+/** The rules of a seam that may match an event with this tool (or none), indexed by trigger. */
+export function indexFor(policy: CompiledPolicy, seam: Seam, tool: string | undefined): RuleIndex {
+  const idx = policy.seams[seam];
+  if (tool === undefined) return (idx.allIndex ??= new RuleIndex(idx.all));
+  let found = idx.byTool.get(tool);
+  if (found === undefined) {
+    found = new RuleIndex(candidates(policy, seam, tool));
+    if (idx.byTool.size >= TOOL_INDEXES) idx.byTool.delete(idx.byTool.keys().next().value!);
+    idx.byTool.set(tool, found);
+  }
+  return found;
 }

@@ -6,7 +6,7 @@ import type { Diagnostic } from './diagnostics.js';
 import type { AnyEvent, EventOf, PolicyEvent } from './events.js';
 import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
-import { agentMatcherSelects, candidates, ifSelects, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
+import { agentMatcherSelects, ifSelects, indexFor, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
 import { matchCommandPart } from './shell/index.js';
 
@@ -108,7 +108,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   let cover: string[][] | undefined;
   const coverRules = new Map<string, { cr: CompiledRule; parts: string[] }>();
 
-  for (const cr of candidates(policy, seam, toolOf(event))) {
+  for (const cr of indexFor(policy, seam, toolOf(event)).lookup(view)) {
     const r = cr.rule;
     const commandSel = r.effect === 'allow' ? cr.selectors.find((s) => s.kind === 'command') : undefined;
     if (commandSel && commandSel.kind === 'command') {
