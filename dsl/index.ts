@@ -67,3 +67,4 @@ export function compileText(
   return compileSources([file], host);
 }
 export { formatPolicy, astShape, FORMAT_WIDTH, type FormatResult } from './format.js';
+export { printRules, printRule, printExpr, printTestCase, commentLine, type PrintOptions, type PrintedRules } from './print-ir.js';
