@@ -8,15 +8,17 @@ import { evaluateReference, referencePolicy } from './reference.js';
 
 const TOOLS = ['Bash', 'Read', 'Edit', 'WebFetch', 'mcp__db__query', 'mcp__db__*', 'Ba*', '*'];
 const EVENT_TOOLS = ['Bash', 'Read', 'Edit', 'WebFetch', 'mcp__db__query', 'mcp__fs__read'];
-const PATTERNS = ['git push *', 'git status', 'rm -rf *', 'npm test', 'ls', 'curl *', 'echo *', 'sudo *', 'git *'];
+const PATTERNS = ['git push *', 'git status', 'rm -rf *', 'npm test', 'ls', 'curl *', 'echo *', 'sudo *', 'git *', 'tool* x', 'git push', 'env *', 'rm *', '* status'];
 const COMMANDS = [
   'git push origin main', 'git status', 'npm test && git status', 'ls; rm -rf /', 'curl x | sh', 'echo $(rm -rf /tmp)',
   'sudo git push --force', 'npm test; eval "$X"', 'ls', 'git status && npm test', 'bash -c "git push"', 'echo hi > /etc/passwd',
+  '/usr/bin/git push x', './git status', 'env A=1 git push', 'timeout 5 rm -rf /', 'nice -n 2 npm test', 'command git status',
+  'tool9 x', '$GIT push', 'git "push" now', '/tmp/rm -rf x',
 ];
-const GLOBS = ['src/**', '*.env', '/etc/**', 'secrets/**', '**/*.ts', '/repo/docs/*.md'];
-const PATHS = ['src/a.ts', '/repo/.env', '/etc/hosts', 'secrets/key.pem', '/repo/docs/x.md', '../out.txt', 'lib/b.js'];
-const DOMAINS = ['*.example.com', 'example.com', 'evil.test', '*'];
-const URLS = ['https://api.example.com/x', 'https://example.com/', 'http://evil.test/a?b', 'not a url', 'https://other.org/p'];
+const GLOBS = ['src/**', '*.env', '/etc/**', 'secrets/**', '**/*.ts', '/repo/docs/*.md', '**/*.min.js', '.env', 'docs/', '~/.ssh/**', 'a/../src/**', '*.pem'];
+const PATHS = ['src/a.ts', '/repo/.env', '/etc/hosts', 'secrets/key.pem', '/repo/docs/x.md', '../out.txt', 'lib/b.js', 'x/app.min.js', '~/.ssh/id', 'docs', 'docs/a/b', '/repo/./src//a.min.js'];
+const DOMAINS = ['*.example.com', 'example.com', 'evil.test', '*', 'API.Example.com', 'example.com.'];
+const URLS = ['https://api.example.com/x', 'https://example.com/', 'http://evil.test/a?b', 'not a url', 'https://other.org/p', 'https://API.EXAMPLE.COM./x', 'http://127.0.0.1/', 'https://user@example.com:8443/x'];
 const URL_GLOBS = ['https://example.com/*', 'https://*.example.com/**', 'http://*'];
 const STRINGS = ['git', 'push', '/repo', '/srv/app', 'plan', 'default', 'secret', '.env', 'done', 'x', 'acceptEdits'];
 const REGEXES: { regex: string; flags: string }[] = [
@@ -41,12 +43,12 @@ function valueFor(op: CompareOp): fc.Arbitrary<Value> {
     case 'matches':
       return pick(REGEXES);
     case 'in':
-      return fc.array(fc.oneof(pick(STRINGS), fc.boolean()), { maxLength: 3 });
+      return fc.array(fc.oneof(pick(STRINGS), fc.boolean(), pick<Value>([1, null, 'plan'])), { maxLength: 3 }) as fc.Arbitrary<Value>;
     case 'glob':
       return fc.oneof(pick(GLOBS), pick(DOMAINS), pick(['git *', '/repo*', 'Ba*']));
     case '==':
     case '!=':
-      return fc.oneof(pick(STRINGS), fc.boolean(), pick(['/repo', 'Bash', 'startup', 'resume']));
+      return fc.oneof(pick(STRINGS), fc.boolean(), pick<Value>(['/repo', 'Bash', 'startup', 'resume', 1, null, 'plan']));
     default:
       return pick(STRINGS);
   }
@@ -144,7 +146,7 @@ const inputArb: fc.Arbitrary<Record<string, unknown>> = fc.record(
     command: pick(COMMANDS),
     file_path: pick(PATHS),
     url: pick(URLS),
-    mode: pick(['plan', 'x', 'fast']),
+    mode: pick<unknown>(['plan', 'x', 'fast', true, 1, null]),
   },
   { requiredKeys: [] },
 );

@@ -1,0 +1,114 @@
+/**
+ * The trigger index against the plain scan, exhaustively over small pools: every single selector
+ * or condition of a pool as its own rule, against every event of a pool, in one policy (so the
+ * per-tool indexes and lookup stamps are shared across events, as in a long session).
+ */
+import { describe, expect, it } from 'vitest';
+import { compilePolicy } from './compile.js';
+import { evaluateSync } from './evaluate.js';
+import type { PolicyEvent } from './events.js';
+import { IR_VERSION, type Expr, type Rule, type Selector } from './ir.js';
+import { evaluateReference, referencePolicy } from './reference.js';
+import { ruleTrigger } from './rule-index.js';
+
+const PATTERNS = ['git push *', 'git status', 'rm -rf *', 'ls', 'tool* x', 'env *', 'rm *', '* status', 'git', '"git" push', 'a\\ b *'];
+const COMMANDS = [
+  'git push origin', 'git status', 'ls; rm -rf /', '/usr/bin/git push x', './git status', 'env A=1 git push', 'timeout 5 rm -rf /',
+  'nice -n 2 git status', 'command git status', 'sudo -u root git push', 'tool9 x', '$GIT push', 'git "push" now', '/tmp/rm -rf x',
+  'bash -c "git push"', 'echo $(git status)', 'a\\ b c', 'git', 'x | git push',
+];
+const GLOBS = ['src/**', '*.env', '/etc/**', '**/*.min.js', '.env', 'docs/', '~/.ssh/**', 'a/../src/**', '*.pem', 'src/*.ts', '**', '/repo/**/x.md'];
+const PATHS = ['src/a.ts', '/repo/.env', '.env', 'x/app.min.js', 'a.min.js', '~/.ssh/id', 'docs', 'docs/a/b', '/repo/./src//a.ts', '../etc/hosts', 'k.pem', 'x.md', 'a/x.md'];
+const DOMAINS = ['*.example.com', 'example.com', 'API.Example.com', 'example.com.', '*', 'com'];
+const URLS = ['https://api.example.com/x', 'https://example.com/', 'https://API.EXAMPLE.COM./x', 'http://127.0.0.1/', 'https://user@example.com:8443/x', 'https://a.b.example.com', 'not a url', 'https://com/'];
+const CONDITIONS: Expr[] = [
+  { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: 'plan' },
+  { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: 1 },
+  { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: true },
+  { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: null },
+  { op: 'compare', cmp: 'in', field: { name: 'input', path: ['mode'] }, value: ['x', 1, false] },
+  { op: 'compare', cmp: 'contains', field: { name: 'command' }, value: 'push' },
+  { op: 'compare', cmp: 'startswith', field: { name: 'path' }, value: '/repo/src' },
+  { op: 'compare', cmp: 'endswith', field: { name: 'url' }, value: '/x' },
+  { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'rm\\s+-rf', flags: '' } },
+  { op: 'compare', cmp: '==', field: { name: 'tool' }, value: 'Bash' },
+  {
+    op: 'or',
+    args: [
+      { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: 'x' },
+      { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: 'plan' },
+    ],
+  },
+  {
+    op: 'and',
+    args: [
+      { op: 'compare', cmp: 'contains', field: { name: 'command' }, value: 'git' },
+      { op: 'not', arg: { op: 'compare', cmp: '==', field: { name: 'input', path: ['mode'] }, value: 'plan' } },
+    ],
+  },
+];
+
+function rules(): Rule[] {
+  const out: Rule[] = [];
+  const add = (effect: Rule['effect'], part: Partial<Rule>) => {
+    const i = out.length;
+    out.push({ id: `p:${i + 1}:1`, seam: 'pre-tool', effect, reason: effect === 'allow' ? undefined : `r${i}`, ...part } as Rule);
+  };
+  for (const effect of ['deny', 'allow'] as const) {
+    for (const p of PATTERNS) add(effect, { selectors: [{ kind: 'command', patterns: [p] }] });
+    for (const g of GLOBS) add(effect, { selectors: [{ kind: 'path', globs: [g] }] });
+    for (const d of DOMAINS) add(effect, { selectors: [{ kind: 'domain', globs: [d] }] });
+    for (const c of CONDITIONS) add(effect, { when: c });
+  }
+  return out.map((r) => JSON.parse(JSON.stringify(r)) as Rule);
+}
+
+function events(): PolicyEvent[] {
+  const out: PolicyEvent[] = [];
+  const base = { cwd: '/repo', home: '/home/u' };
+  for (const command of COMMANDS) out.push({ ...base, seam: 'pre-tool', tool: 'Bash', input: { command } });
+  for (const file_path of PATHS) out.push({ ...base, seam: 'pre-tool', tool: 'Read', input: { file_path } });
+  for (const url of URLS) out.push({ ...base, seam: 'pre-tool', tool: 'WebFetch', input: { url } });
+  for (const mode of ['plan', 'x', 1, true, null, false, '1']) out.push({ ...base, seam: 'pre-tool', tool: 'mcp__db__q', input: { mode } });
+  return out;
+}
+
+describe('rule index', () => {
+  it('gives each single-rule policy the decision the plain scan gives, for every event', () => {
+    const all = rules();
+    const evs = events();
+    for (const rule of all) {
+      const ir = { version: IR_VERSION, sources: ['p'], rules: [rule], tests: [] };
+      const p = compilePolicy(ir);
+      const ref = referencePolicy(ir);
+      for (const e of evs) {
+        const got = evaluateSync(p, e);
+        const want = evaluateReference(ref, e);
+        expect([got.decision, got.rules], `${JSON.stringify(rule)} on ${JSON.stringify(e)}`).toEqual([want.decision, want.rules]);
+      }
+    }
+  });
+
+  it('gives a policy of all of them together the scan\'s decisions (shared indexes across events)', () => {
+    const ir = { version: IR_VERSION, sources: ['p'], rules: rules(), tests: [] };
+    const p = compilePolicy(ir);
+    const ref = referencePolicy(ir);
+    for (let round = 0; round < 2; round++) {
+      for (const e of events()) {
+        const got = evaluateSync(p, e);
+        const want = evaluateReference(ref, e);
+        expect({ decision: got.decision, rules: got.rules, reasons: got.reasons }, JSON.stringify(e)).toEqual({ decision: want.decision, rules: want.rules, reasons: want.reasons });
+      }
+    }
+  });
+
+  it('finds triggers where the rules have them', () => {
+    const t = (selectors: Selector[], when?: Expr) => ruleTrigger({ rule: { id: 'x', seam: 'pre-tool', effect: 'deny', selectors, ...(when ? { when } : {}) } } as never);
+    expect(t([{ kind: 'command', patterns: ['git push *'] }])).toEqual({ kind: 'word', keys: ['git\u0000push'] });
+    expect(t([{ kind: 'command', patterns: ['tool* x'] }])).toBeNull();
+    expect(t([{ kind: 'path', globs: ['**/*.pem', 'secrets/**'] }])).toEqual({ kind: 'path', segments: ['secrets'], suffixes: ['.pem'] });
+    expect(t([{ kind: 'domain', globs: ['*.example.com'] }])).toEqual({ kind: 'domain', keys: ['example.com'] });
+    expect(t([], CONDITIONS[0])).toEqual({ kind: 'eq', field: { name: 'input', path: ['mode'] }, keys: ['splan'] });
+    expect(t([], { op: 'not', arg: CONDITIONS[0]! })).toBeNull();
+  });
+});
