@@ -12,6 +12,7 @@ import {
   compileToolGlob,
   compileUrlGlob,
   compileAgentMatcher,
+  MAX_REGEX_INPUT,
   codexMatcherInputs,
   parseClaudeRule,
   claudeRuleMatches,
@@ -156,9 +157,12 @@ function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: V
     case 'matches': {
       if (!isRegexValue(value)) return () => false;
       const re = compileRegex(value.regex, value.flags);
+      const name = [ref.name, ...(ref.path ?? [])].join('.');
       return (view) => {
         const t = asText(view.field(ref));
-        return t !== undefined && re.test(t);
+        if (t === undefined) return false;
+        if (t.length > MAX_REGEX_INPUT) view.noteCapped(name);
+        return re.test(t);
       };
     }
     case 'glob': {

@@ -283,3 +283,16 @@ describe('Claude Code hook deduplication', () => {
     expect(d.trace.find((t) => t.rule === 'b')?.note).toContain('runs once');
   });
 });
+
+describe('input longer than regexes search', () => {
+  it('decides on the text searched and says the rest was not', () => {
+    const p = policy(rule('prompt', 'block', { when: { op: 'compare', cmp: 'matches', field: { name: 'prompt' }, value: { regex: 'secret', flags: '' } }, reason: 'no' }));
+    const long = 'x'.repeat(1024 * 1024) + ' secret';
+    const d = evaluateSync(p, { seam: 'prompt', prompt: long });
+    expect(d.decision).toBe('allow');
+    expect(d.diagnostics).toEqual([expect.objectContaining({ code: 'event/input-capped', severity: 'warning', message: expect.stringContaining('`prompt`') })]);
+    const short = evaluateSync(p, { seam: 'prompt', prompt: 'a secret' });
+    expect(short.decision).toBe('block');
+    expect(short.diagnostics).toEqual([]);
+  });
+});

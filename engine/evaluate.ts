@@ -2,13 +2,14 @@
  * The evaluator: event -> candidate rules (indexed by seam and tool) -> matching -> hits ->
  * the seam's decision, with a trace of every rule that fired.
  */
-import type { Diagnostic } from './diagnostics.js';
+import { diagnostic, type Diagnostic } from './diagnostics.js';
 import type { AnyEvent, EventOf, PolicyEvent } from './events.js';
 import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
 import { agentMatcherSelects, ifSelects, indexFor, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
 import { matchCommandPart } from './shell/index.js';
+import { MAX_REGEX_INPUT } from './match/index.js';
 
 export interface TraceEntry {
   rule: string;
@@ -72,6 +73,8 @@ export interface Matched {
   trace: Map<string, TraceEntry>;
   pending: CompiledRule[];
   continuations: number;
+  /** Problems met while matching (a text longer than regexes search). */
+  diagnostics: Diagnostic[];
 }
 
 /** Part texts in traces are clipped: an unparseable tail can run to the end of a huge command. */
@@ -158,7 +161,15 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
 
   const continuations =
     event.seam === 'stop' ? (event.continuations ?? (event.stop_hook_active ? 1 : 0)) : 0;
-  return { seam, hits, trace, pending, continuations };
+  const diagnostics: Diagnostic[] = [];
+  for (const field of view.capped ?? []) {
+    diagnostics.push(
+      diagnostic('event/input-capped', 'warning', `\`${field}\` is longer than regexes search: only its first ${MAX_REGEX_INPUT} characters were searched`, {
+        help: 'a regex cannot match text past the limit; match such input with a command pattern, a glob or `contains`',
+      }),
+    );
+  }
+  return { seam, hits, trace, pending, continuations, diagnostics };
 }
 
 function commandPartsMatched(cr: CompiledRule, view: EventView): string[] | undefined {
@@ -197,7 +208,7 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
     context: d.context,
     rules: d.rules,
     trace,
-    diagnostics: extra.diagnostics ?? [],
+    diagnostics: m.diagnostics.length > 0 ? [...m.diagnostics, ...(extra.diagnostics ?? [])] : (extra.diagnostics ?? []),
   };
   if (d.reasons.length > 0) out.reason = d.reasons.join('\n\n');
   // A rewrite stands when the call goes ahead: pre-approved, or left to the host's own flow.

@@ -24,6 +24,8 @@ export class EventView {
   private matchedHost: string | null | undefined;
   private parsed: URL | null | undefined;
   private callViews: EventView[] | undefined;
+  /** Fields whose text was longer than regexes search (`MAX_REGEX_INPUT`), by name. */
+  capped: Set<string> | undefined;
 
   constructor(event: PolicyEvent) {
     this.event = event;
@@ -139,6 +141,11 @@ export class EventView {
       this.matchedHost = d === undefined ? null : host !== null && host.length > 0 ? host : hostOfValue(d);
     }
     return this.matchedHost ?? undefined;
+  }
+
+  /** Records that a regex searched only the start of a field's text. */
+  noteCapped(field: string): void {
+    (this.capped ??= new Set()).add(field);
   }
 
   /** The value of a field, or undefined when the event does not have it. */
