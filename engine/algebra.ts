@@ -62,6 +62,8 @@ function compareHits(a: Hit, b: Hit): number {
 
 /** Makes a verdict from hits in any order, with duplicates. */
 export function verdict(seam: Seam, hits: Iterable<Hit>): Verdict {
+  // Most events have no hit or one: nothing to deduplicate or sort.
+  if (Array.isArray(hits) && hits.length <= 1) return { seam, hits: hits.slice() as Hit[] };
   const byKey = new Map<string, Hit>();
   for (const h of hits) byKey.set(hitKey(h), h);
   return { seam, hits: [...byKey.values()].sort(compareHits) };

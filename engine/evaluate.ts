@@ -219,7 +219,9 @@ export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedI
 /** Evaluates without running command hooks; `run` rules that matched are reported, not run. */
 export function evaluateSync(policy: CompiledPolicy, event: PolicyEvent): Decision & { pendingHooks: string[] } {
   const m = match(policy, event);
-  return { ...finish(m), pendingHooks: m.pending.map((p) => p.rule.id) };
+  const d = finish(m) as Decision & { pendingHooks: string[] };
+  d.pendingHooks = m.pending.map((p) => p.rule.id);
+  return d;
 }
 
 export interface EvaluateOptions {
