@@ -81,3 +81,4 @@ export {
 } from './claude/transcript.js';
 export { readCodexTurn, iterateCodexRollout } from './codex/rollout.js';
 export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';
+export { importPermissions, PERMISSION_IMPORTS, type ImportedPolicy, type PermissionImport, type PermissionImportOptions } from './permissions.js';
