@@ -5,15 +5,20 @@
  * load is printed all the same).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { diagnostic, IR_VERSION, type Diagnostic, type PolicyIR } from '../engine/index.js';
-import { compileHooks, loadHooksText, type Agent } from '../bridges/index.js';
-import { format, guard, UsageError, type Io } from './args.js';
+import { compileHooks, loadHooksText, type Agent, type PermissionImportOptions } from '../bridges/index.js';
+import { alternatives, format, guard, UsageError, type Io } from './args.js';
+import { importPermissionFile } from './import-permissions.js';
 import { buildReport, renderReport } from './import-report.js';
 import { printHooks } from './print-hooks.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
-export const IMPORT_HELP = `usage: dshpolicy import claude|codex <file> [--to dshpolicy|ir] [--report] [--format human|json]
+export const IMPORT_HELP = `usage: dshpolicy import claude|codex [hooks] <file> [--to dshpolicy|ir] [--report] [--format human|json]
+       dshpolicy import claude permissions <file> [--project-dir <dir>] [--home <dir>] [--to dshpolicy|ir]
+       dshpolicy import codex rules <file> [--to dshpolicy|ir]
+       dshpolicy import gemini policy <file> [--to dshpolicy|ir]
 
 Reads a hooks configuration (Claude Code: settings.json, a plugin's hooks.json or plugin.json;
 Codex: hooks.json or config.toml) as its agent reads it and prints its command hooks:
@@ -22,18 +27,31 @@ Codex: hooks.json or config.toml) as its agent reads it and prints its command h
   --to ir          as the IR (JSON) of those rules
   --report         instead, per event: which handlers became rules, which did not and why, and
                    which fields of a hook's answer are honoured
+Or reads another agent's permission language and prints it as deny/ask/allow rules (Codex's
+examples as a test block): Claude Code's permissions.allow/ask/deny (paths anchored at the project
+directory, by default the one holding .claude/), Codex rules files, Gemini CLI policy files. Where
+the rules cannot mean exactly what the agent does, a warning at the entry says how they differ.
 Diagnostics go to stderr; with --format json, stdout is one JSON object
 ({"ok", "file", "agent", "diagnostics", and "dshpolicy", "ir" or "report"}).
 Exits 0 when the file loads without errors, 1 otherwise.`;
 
-const AGENTS: readonly Agent[] = ['claude', 'codex'];
+const ALL_AGENTS: readonly string[] = ['claude', 'codex', 'gemini'];
+/** What each agent has to import; the first is the default when none is named. */
+const KINDS: Record<string, readonly string[]> = { claude: ['hooks', 'permissions'], codex: ['hooks', 'rules'], gemini: ['policy'] };
 const TARGETS = ['dshpolicy', 'ir'] as const;
 
 export function importCommand(argv: string[], io: Io): number {
   const { values, positionals } = guard(() =>
     parseArgs({
       args: argv,
-      options: { to: { type: 'string' }, report: { type: 'boolean' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        to: { type: 'string' },
+        report: { type: 'boolean' },
+        format: { type: 'string' },
+        'project-dir': { type: 'string' },
+        home: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     }),
@@ -43,15 +61,28 @@ export function importCommand(argv: string[], io: Io): number {
     return 0;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
-  const [agentWord, file, ...extra] = positionals;
-  if (agentWord === undefined) throw new UsageError('name the agent: `claude` or `codex`');
-  if (!(AGENTS as readonly string[]).includes(agentWord)) throw new UsageError(`unknown agent \`${agentWord}\`; use \`claude\` or \`codex\``);
-  const agent = agentWord as Agent;
-  if (file === undefined) throw new UsageError(`name the ${agent} hooks file to import`);
+  const [agentWord, ...rest] = positionals;
+  if (agentWord === undefined) throw new UsageError('name the agent: `claude`, `codex` or `gemini`');
+  if (!ALL_AGENTS.includes(agentWord)) throw new UsageError(`unknown agent \`${agentWord}\`; use \`claude\`, \`codex\` or \`gemini\``);
+  const kinds = KINDS[agentWord]!;
+  const what = rest.length >= 2 ? rest[0]! : kinds[0]!;
+  if (!kinds.includes(what)) throw new UsageError(`\`${agentWord}\` has no \`${what}\` to import; use ${alternatives(kinds.map((k) => `\`${k}\``))}`);
+  const [file, ...extra] = rest.length >= 2 ? rest.slice(1) : rest;
+  if (file === undefined) throw new UsageError(`name the ${agentWord} ${what} file to import`);
   if (extra.length > 0) throw new UsageError(`import takes one file, but \`${extra[0]}\` follows \`${file}\``);
   const to = values.to ?? 'dshpolicy';
   if (!(TARGETS as readonly string[]).includes(to)) throw new UsageError(`unknown target \`${to}\`; use \`dshpolicy\` or \`ir\``);
   if (values.report && values.to !== undefined) throw new UsageError('`--report` prints a report instead of the rules; leave out `--to`');
+  if (what !== 'hooks') {
+    if (values.report) throw new UsageError('`--report` is for hooks files; a permission import reports its differences as diagnostics');
+    if ((values['project-dir'] !== undefined || values.home !== undefined) && what !== 'permissions') throw new UsageError('`--project-dir` and `--home` are for `claude permissions`');
+    const options: PermissionImportOptions = {};
+    if (values['project-dir'] !== undefined) options.baseDir = resolve(values['project-dir']);
+    if (values.home !== undefined) options.home = resolve(values.home);
+    return importPermissionFile({ agent: agentWord, what, file, to: to as 'dshpolicy' | 'ir', json: fmt === 'json', options }, io);
+  }
+  if (values['project-dir'] !== undefined || values.home !== undefined) throw new UsageError('`--project-dir` and `--home` are for `claude permissions`');
+  const agent = agentWord as Agent;
 
   const diagnostics: Diagnostic[] = [];
   let text: string | undefined;

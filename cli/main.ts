@@ -15,7 +15,7 @@ commands:
   test [files...] [--coverage]         run test blocks and fixture expectations (human, json, junit)
   replay --policy <f>... <sessions...> what a policy would have decided over recorded sessions
   explain --policy <f>... --event <j>  why the policy decides an event (also --fixtures <f>)
-  import claude|codex <file>           print a hooks configuration as .dshpolicy rules or IR
+  import <agent> [<what>] <file>       print hooks, permissions, rules files or policies as .dshpolicy
   hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
   install claude|codex                 wire \`dshpolicy hook\` into the agent's configuration
   uninstall claude|codex               remove dshpolicy's entries from it again
