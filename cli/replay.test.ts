@@ -6,15 +6,8 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
 import { loadPolicies } from './policy.js';
-import {
-  measureReplayThroughput,
-  replayCommand,
-  recordJson,
-  replayFiles,
-  THROUGHPUT_POLICY,
-  writeSyntheticTranscript,
-  type ReplaySummary,
-} from './replay.js';
+import { clip, replayCommand, recordJson, replayFiles, type ReplaySummary } from './replay.js';
+import { measureReplayThroughput, THROUGHPUT_POLICY, writeSyntheticTranscript } from './replay-synthetic.js';
 import { scratch } from './testkit.js';
 import { readTranscriptHead } from '../bridges/index.js';
 
@@ -377,4 +370,32 @@ describe('dshpolicy replay: a large transcript', () => {
     expect(r.bytes).toBeGreaterThan(0);
   });
 
+});
+
+describe('clip', () => {
+  // What clip did before its shortcuts: flatten the whole text, trim, cut.
+  const reference = (s: string, width: number): string => {
+    const flat = s.replace(/\s+/g, ' ').trim();
+    return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+  };
+
+  it('gives what flattening the whole text gives, for short and long texts of any whitespace', () => {
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ['a', 'bc', ' ', '  ', '\n', '\t', '\r\n', '\u00a0', 'é', '😀', ' '.repeat(400), 'x'.repeat(500)];
+    for (const width of [1, 2, 10, 60, 300]) {
+      for (let round = 0; round < 400; round++) {
+        let s = '';
+        const target = random(4 * width + 200);
+        while (s.length < target) s += pieces[random(pieces.length)];
+        expect(clip(s, width)).toBe(reference(s, width));
+      }
+    }
+    for (const s of ['', ' ', 'a', ' a ', 'a  b', 'a\tb', `${'x'.repeat(1264)} y`, `${' '.repeat(2000)}z`, `${'x '.repeat(700)}`]) {
+      expect(clip(s, 300)).toBe(reference(s, 300));
+    }
+  });
 });

@@ -14,11 +14,8 @@
  * given: replay must not execute what a transcript's policy names. Without it the rules that would
  * have run are reported as pending and the decision is the other rules'.
  */
-import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { open, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import {
   diagnostic,
@@ -37,6 +34,7 @@ import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 import { describeEvent, explainShort } from './table.js';
+import { formatBytes, Output, ProgressLine } from './replay-output.js';
 
 export const REPLAY_HELP = `usage: dshpolicy replay --policy <file>... <transcript.jsonl|dir>... [--format table|json]
                         [--agent claude|codex] [--only <decision,...>] [--seams <seam,...>]
@@ -114,9 +112,26 @@ export function recordJson(r: ReplayRecord): Record<string, unknown> {
   return out;
 }
 
-function clip(s: string, width: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+/** Whitespace other than single spaces: what flattening would change inside a text. */
+const ODD_SPACE = /[^\S ]| {2}/;
+
+/** One line of at most `width` characters: runs of whitespace made one space, trimmed, clipped with `…`. */
+export function clip(s: string, width: number): string {
+  // A long text: flatten a prefix first. When the flattened prefix, trimmed, is still longer than
+  // the width, the whole text clips to the same characters (flattening only shortens runs of
+  // whitespace, and the end trimmed away lies past the width).
+  if (s.length > 4 * width + 64) {
+    const head = flatten(s.slice(0, 4 * width + 64));
+    if (head.length > width) return `${head.slice(0, width - 1)}…`;
+  }
+  const flat = flatten(s);
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+/** `s.replace(/\s+/g, ' ').trim()`, without the copy when there is nothing to change. */
+function flatten(s: string): string {
+  if (!ODD_SPACE.test(s) && s.charCodeAt(0) !== 0x20 && s.charCodeAt(s.length - 1) !== 0x20) return s;
+  return s.replace(/\s+/g, ' ').trim();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,7 +420,7 @@ async function replayFile(policy: CompiledPolicy, file: string, index: number, o
   }
   counts.bytes += size;
 
-  const base: { cwd?: string; session?: string; permission_mode?: string; transcript_path: string } = { transcript_path: resolve(file) };
+  const base: EventBase = { transcript_path: resolve(file) };
   if (head.cwd !== undefined) base.cwd = head.cwd;
   if (head.session !== undefined) base.session = head.session;
   if (head.permissionMode !== undefined) base.permission_mode = head.permissionMode;
@@ -416,27 +431,32 @@ async function replayFile(policy: CompiledPolicy, file: string, index: number, o
 
   const itemsOpts = { maxLineBytes: opts.maxLineBytes ?? REPLAY_MAX_LINE_BYTES };
   const items: AsyncGenerator<TranscriptItem> = agent === 'claude' ? iterateClaudeTranscript(file, itemsOpts) : iterateCodexRollout(file, itemsOpts);
+  const wantPrompt = wants('prompt');
+  const wantPre = wants('pre-tool');
+  const wantPost = wants('post-tool');
+  const wantStop = wants('stop');
+  const onEvent = opts.onEvent;
   for await (const item of items) {
     let event: PolicyEvent | undefined;
     switch (item.kind) {
       case 'prompt':
-        if (wants('prompt')) event = { seam: 'prompt', prompt: item.prompt, ...base };
+        if (wantPrompt) event = withBase({ seam: 'prompt', prompt: item.prompt }, base);
         break;
       case 'tool-call':
-        if (wants('pre-tool')) event = { seam: 'pre-tool', tool: item.call.tool, input: item.call.input, ...base };
+        if (wantPre) event = withBase({ seam: 'pre-tool', tool: item.call.tool, input: item.call.input }, base);
         break;
       case 'tool-result':
         if (item.call === undefined) counts.resultsWithoutCall++;
         // Claude Code sends a failed call to PostToolUseFailure, not to the post-tool seam.
         else if (agent === 'claude' && item.isError === true) counts.failedToolResults++;
-        else if (wants('post-tool')) {
-          event = { seam: 'post-tool', tool: item.call.tool, input: item.call.input, ...base };
+        else if (wantPost) {
+          event = withBase({ seam: 'post-tool', tool: item.call.tool, input: item.call.input }, base);
           if (item.output !== undefined) event.output = item.output;
         }
         break;
       case 'stop':
-        if (wants('stop')) {
-          event = { seam: 'stop', turn: item.turn, stop_hook_active: item.continuations > 0, continuations: item.continuations, ...base };
+        if (wantStop) {
+          event = withBase({ seam: 'stop', turn: item.turn, stop_hook_active: item.continuations > 0, continuations: item.continuations }, base);
           if (item.lastMessage !== undefined) event.last_message = item.lastMessage;
         }
         break;
@@ -475,105 +495,31 @@ async function replayFile(policy: CompiledPolicy, file: string, index: number, o
     if ('line' in item) record.line = item.line;
     summary.events++;
     counts.add(record);
-    if (opts.onEvent) await opts.onEvent(record);
+    if (onEvent) {
+      // Awaited only when the consumer returns a promise (output waiting for a slow reader).
+      const waiting = onEvent(record);
+      if (waiting !== undefined) await waiting;
+    }
     if (progress && (counts.events & 1023) === 0) progress({ file: index + 1, files: of, path: file, size, events: counts.events });
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Output
-
-/**
- * Buffers writes into 64 KiB chunks (a line at a time on a terminal) and waits for the stream to
- * drain, so a slow reader costs no memory.
- */
-class Output {
-  private buf = '';
-  /** Called before text goes out (clears the progress line on a shared terminal). */
-  beforeWrite: (() => void) | undefined;
-  constructor(private readonly stream: NodeJS.WritableStream & { isTTY?: boolean }) {}
-  async write(text: string): Promise<void> {
-    this.buf += text;
-    if (this.buf.length >= 64 * 1024 || this.stream.isTTY === true) await this.flush();
-  }
-  async flush(): Promise<void> {
-    if (this.buf === '') return;
-    const text = this.buf;
-    this.buf = '';
-    this.beforeWrite?.();
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
-  }
+/** The session facts every event of a file carries. */
+interface EventBase {
+  transcript_path: string;
+  cwd?: string;
+  session?: string;
+  permission_mode?: string;
 }
 
-/** Bytes this process has read so far (Linux `/proc/self/io` `rchar`), or undefined where there is no such file. */
-function bytesReadByProcess(): number | undefined {
-  try {
-    const m = /^rchar:\s*(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'));
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A one-line progress display on a terminal (stderr): file, bytes read of the total, events. The
- * iterators do not say how far into a file they are, so bytes come from the process's read count
- * where the system keeps one (Linux); elsewhere the line shows events only.
- */
-class ProgressLine {
-  private timer: NodeJS.Timeout | undefined;
-  private current: ReplayProgress | undefined;
-  private fileStartRead: number | undefined;
-  private doneBytes = 0;
-  private shown = false;
-  constructor(
-    private readonly stream: NodeJS.WritableStream,
-    private readonly totalBytes: number,
-  ) {}
-  update(p: ReplayProgress): void {
-    const next = this.current?.file !== p.file;
-    if (next) {
-      if (this.current !== undefined) this.doneBytes += this.current.size;
-      this.fileStartRead = bytesReadByProcess();
-    }
-    this.current = p;
-    this.timer ??= setInterval(() => this.render(), 200).unref();
-    if (next) this.render();
-  }
-  render(): void {
-    const p = this.current;
-    if (p === undefined) return;
-    const now = bytesReadByProcess();
-    const inFile = now !== undefined && this.fileStartRead !== undefined ? Math.max(0, Math.min(p.size, now - this.fileStartRead)) : undefined;
-    const parts = [`replay: file ${p.file}/${p.files}`];
-    if (inFile !== undefined) {
-      const done = this.doneBytes + inFile;
-      const pct = this.totalBytes > 0 ? Math.floor((done / this.totalBytes) * 100) : 100;
-      parts.push(`${formatBytes(done)} / ${formatBytes(this.totalBytes)} (${pct}%)`);
-    } else {
-      parts.push(`${formatBytes(this.doneBytes)} done of ${formatBytes(this.totalBytes)}`);
-    }
-    parts.push(`${p.events.toLocaleString('en-US')} events`);
-    this.stream.write(`\r\u001b[2K${parts.join('  ')}`);
-    this.shown = true;
-  }
-  /** Clears the line (before other stderr output, and at the end). */
-  clear(): void {
-    if (this.shown) this.stream.write('\r\u001b[2K');
-    this.shown = false;
-  }
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    this.clear();
-  }
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+/** Adds a file's session facts to an event, in the order `{...event, ...base}` gives them. */
+function withBase<E extends PolicyEvent>(event: E, base: EventBase): E {
+  const e = event as E & EventBase;
+  e.transcript_path = base.transcript_path;
+  if (base.cwd !== undefined) e.cwd = base.cwd;
+  if (base.session !== undefined) e.session = base.session;
+  if (base.permission_mode !== undefined) e.permission_mode = base.permission_mode;
+  return e;
 }
 
 function list<T extends string>(value: string | undefined, allowed: readonly T[], option: string): Set<T> | undefined {
@@ -675,14 +621,12 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   if (values['run-hooks'] === true) opts.runner = processHookRunner();
   if (progress) opts.onProgress = (p) => progress.update(p);
   if (fmt === 'json') {
-    opts.onEvent = async (r) => {
-      if (listed(r)) await out.write(`${JSON.stringify(recordJson(r))}\n`);
-    };
+    opts.onEvent = (r) => (listed(r) ? out.write(`${JSON.stringify(recordJson(r))}\n`) : undefined);
   } else if (only !== undefined) {
-    opts.onEvent = async (r) => {
-      if (!listed(r)) return;
+    opts.onEvent = (r) => {
+      if (!listed(r)) return undefined;
       listedCount++;
-      await out.write(`${eventRow(r, style)}\n`);
+      return out.write(`${eventRow(r, style)}\n`);
     };
   }
   let summary: ReplaySummary;
@@ -783,149 +727,4 @@ export function renderSummary(s: ReplaySummary, { runHooks = false, style = PLAI
   for (const note of notes) lines.push(style.dim(note));
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return `${lines.join('\n')}\n`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Synthetic transcripts and the throughput hook (for tests and benchmarks)
-
-export interface SyntheticOptions {
-  agent?: TranscriptAgent;
-  /** Prompts, each followed by its calls, their results and a final message. */
-  turns: number;
-  /** Tool calls per turn (default 2). */
-  callsPerTurn?: number;
-  /** Bytes of output per tool result (default 512). */
-  outputBytes?: number;
-}
-
-export const SYNTHETIC_COMMANDS = ['npm test', 'git status', 'cat src/index.ts', 'rm -rf build', 'git push origin main', 'ls -la', 'npm run lint -- --fix'];
-
-/**
- * Writes a transcript of the agent's format with `turns` turns, in ~1 MiB appends (the whole file is
- * never in memory). The Bash commands cycle through SYNTHETIC_COMMANDS (`npm test`, `git status`,
- * `cat src/index.ts`, `rm -rf build`, `git push origin main`, `ls -la`, `npm run lint -- --fix`).
- * Returns the bytes written and the events a replay of it makes.
- */
-export function writeSyntheticTranscript(path: string, opts: SyntheticOptions): { bytes: number; events: number } {
-  const agent = opts.agent ?? 'claude';
-  const calls = opts.callsPerTurn ?? 2;
-  const pad = 'x'.repeat(opts.outputBytes ?? 512);
-  const session = '00000000-0000-4000-8000-000000000000';
-  const cwd = '/tmp/replay-project';
-  const fd = openSync(path, 'w');
-  let bytes = 0;
-  let chunk: string[] = [];
-  let size = 0;
-  let k = 0;
-  const push = (value: unknown) => {
-    const text = `${JSON.stringify(value)}\n`;
-    chunk.push(text);
-    size += text.length;
-    if (size >= 1024 * 1024) flush();
-  };
-  const flush = () => {
-    const text = chunk.join('');
-    bytes += writeSync(fd, text);
-    chunk = [];
-    size = 0;
-  };
-  try {
-    if (agent === 'codex') push({ timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: session, cwd, cli_version: 'synthetic' } });
-    for (let t = 0; t < opts.turns; t++) {
-      const prompt = `task ${t}`;
-      if (agent === 'claude') {
-        push({ type: 'user', isSidechain: false, message: { role: 'user', content: prompt }, cwd, sessionId: session, permissionMode: 'default' });
-      } else {
-        push({ type: 'event_msg', payload: { type: 'task_started', turn_id: `t${t}` } });
-        push({
-          type: 'response_item',
-          payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }], internal_chat_message_metadata_passthrough: { content_item_metadata: [{ provenance: { type: 'user' } }] } },
-        });
-      }
-      for (let c = 0; c < calls; c++) {
-        const command = SYNTHETIC_COMMANDS[k++ % SYNTHETIC_COMMANDS.length]!;
-        const id = `call_${t}_${c}`;
-        const output = `${command}: ${pad}`;
-        if (agent === 'claude') {
-          push({ type: 'assistant', isSidechain: false, message: { id: `msg_${t}_${c}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }], stop_reason: 'tool_use' }, cwd, sessionId: session });
-          push({ type: 'user', isSidechain: false, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output, is_error: false }] }, toolUseResult: { stdout: output }, cwd, sessionId: session });
-        } else {
-          push({ type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: command }), call_id: id } });
-          push({ type: 'response_item', payload: { type: 'function_call_output', call_id: id, output } });
-        }
-      }
-      const last = `Done with task ${t}.`;
-      if (agent === 'claude') {
-        push({ type: 'assistant', isSidechain: false, message: { id: `msg_${t}_end`, role: 'assistant', content: [{ type: 'text', text: last }], stop_reason: 'end_turn' }, cwd, sessionId: session });
-      } else {
-        push({ type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: last }] } });
-        push({ type: 'event_msg', payload: { type: 'task_complete', turn_id: `t${t}`, last_agent_message: last } });
-      }
-    }
-    flush();
-  } finally {
-    closeSync(fd);
-  }
-  // prompt + (pre + post) per call + stop
-  return { bytes, events: opts.turns * (2 + 2 * calls) };
-}
-
-/** A small policy with rules on every seam, for throughput measurements. */
-export const THROUGHPUT_POLICY = `on pre-tool {
-  deny Bash command "rm -rf *" because "no recursive deletes"
-  ask Bash command "git push *" because "pushing needs a human"
-  allow Bash command "npm test", "git status", "ls *"
-  deny Read, Write path "**/.env" because "secrets stay out"
-}
-on post-tool {
-  block Bash when output matches /npm ERR!/ because "the install failed"
-}
-on prompt {
-  block when prompt contains "BEGIN PRIVATE KEY" because "no keys"
-}
-on stop {
-  continue when not ran Bash command "npm test *" because "run the tests"
-  limit 3
-}
-`;
-
-export interface ThroughputResult {
-  agent: TranscriptAgent;
-  events: number;
-  bytes: number;
-  seconds: number;
-  eventsPerSecond: number;
-  bytesPerSecond: number;
-}
-
-/**
- * Replay throughput on a synthetic transcript: writes one (default 20,000 turns of 2 calls, ~50
- * MB for Claude Code) to a temp directory, replays it against THROUGHPUT_POLICY (or `policy`, a
- * .dshpolicy source text), and removes it. For `bench/`.
- */
-export async function measureReplayThroughput(opts: Partial<SyntheticOptions> & { policy?: string } = {}): Promise<ThroughputResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'dshpolicy-replay-bench-'));
-  try {
-    const agent = opts.agent ?? 'claude';
-    const file = join(dir, `${agent}.jsonl`);
-    const synthetic: SyntheticOptions = { agent, turns: opts.turns ?? 20_000 };
-    if (opts.callsPerTurn !== undefined) synthetic.callsPerTurn = opts.callsPerTurn;
-    if (opts.outputBytes !== undefined) synthetic.outputBytes = opts.outputBytes;
-    const written = writeSyntheticTranscript(file, synthetic);
-    const policyFile = join(dir, 'bench.dshpolicy');
-    await writeFile(policyFile, opts.policy ?? THROUGHPUT_POLICY);
-    const loaded = loadPolicies([policyFile]);
-    if (!loaded.policy) throw new Error(`the throughput policy does not compile: ${summarize(loaded.diagnostics)}`);
-    const summary = await replayFiles(loaded.policy, [file]);
-    return {
-      agent,
-      events: summary.events,
-      bytes: written.bytes,
-      seconds: summary.seconds,
-      eventsPerSecond: summary.eventsPerSecond,
-      bytesPerSecond: summary.seconds > 0 ? Math.round(written.bytes / summary.seconds) : 0,
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../engine/index.js';
-import { iterateClaudeTranscript, readClaudeTurn, readLinesBackward, readLinesForward, type TranscriptItem } from './transcript.js';
+import { iterateClaudeTranscript, readClaudeTurn, readLineBatchesForward, readLinesBackward, readLinesForward, type RawLine, type TranscriptItem } from './transcript.js';
 
 const FIXTURES = join(import.meta.dirname, 'testdata', 'transcripts');
 const SCENARIOS = ['bash', 'two-turns', 'stop-continuation'];
@@ -380,5 +380,79 @@ describe('line readers', () => {
     const items = await collect(iterateClaudeTranscript(file));
     expect(items.map((i) => i.kind)).toEqual(['prompt', 'stop', 'diagnostic']);
     expect(items[2]).toMatchObject({ diagnostic: { code: 'claude/transcript-partial-line', severity: 'info' } });
+  });
+});
+
+describe('forward line batches', () => {
+  // The forward reader reads 256 KiB chunks; these lengths put newlines on and around chunk ends.
+  const CHUNK = 256 * 1024;
+
+  it('yields every line once, with its byte offset, whatever the chunk boundaries', async () => {
+    const lengths = [CHUNK - 1, 0, CHUNK - 2, 1, CHUNK, 5, 3 * CHUNK + 7, 2, CHUNK - 1, 40];
+    const lines = lengths.map((n, i) => (i % 3 === 0 ? 'é'.repeat(Math.floor(n / 2)) : 'x'.repeat(n)));
+    for (const endsWithNewline of [true, false]) {
+      const text = lines.join('\n') + (endsWithNewline ? '\n' : '');
+      const file = await temp(text);
+      const handle = await open(file, 'r');
+      try {
+        const got: RawLine[] = [];
+        let batches = 0;
+        for await (const batch of readLineBatchesForward(handle, Number.MAX_SAFE_INTEGER)) {
+          expect(batch.length).toBeGreaterThan(0);
+          batches++;
+          got.push(...batch);
+        }
+        expect(got.map((l) => l.text)).toEqual(lines);
+        expect(batches).toBeGreaterThan(1);
+        let offset = 0;
+        lines.forEach((line, i) => {
+          expect(got[i]!.offset).toBe(offset);
+          expect(got[i]!.unterminated).toBe(!endsWithNewline && i === lines.length - 1);
+          offset += Buffer.byteLength(line) + 1;
+        });
+      } finally {
+        await handle.close();
+      }
+    }
+  });
+
+  it('flags lines over the limit as oversized, also across chunks, and reads the others', async () => {
+    const lines = ['a'.repeat(10), 'b'.repeat(CHUNK + 100), 'c'.repeat(3), 'd'.repeat(2000), 'e'];
+    const file = await temp(`${lines.join('\n')}\n${'f'.repeat(5000)}`);
+    const handle = await open(file, 'r');
+    try {
+      const got: RawLine[] = [];
+      for await (const line of readLinesForward(handle, 1000)) got.push(line);
+      expect(got.map((l) => (l.oversized === true ? `oversized@${l.offset}` : l.text))).toEqual([
+        lines[0],
+        'oversized@11',
+        lines[2],
+        `oversized@${11 + CHUNK + 101 + 4}`,
+        'e',
+        `oversized@${11 + CHUNK + 101 + 4 + 2001 + 2}`,
+      ]);
+      expect(got.at(-1)!.unterminated).toBe(true);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('a caller may stop early and close the file while the next chunk is being read', async () => {
+    const file = await temp('{"type":"x"}\n'.repeat(100_000));
+    for (let round = 0; round < 5; round++) {
+      const handle = await open(file, 'r');
+      for await (const line of readLinesForward(handle, 1000)) {
+        expect(line.text).toBe('{"type":"x"}');
+        break;
+      }
+      await handle.close();
+    }
+    // The iterator too: stopping after the first item leaves nothing running.
+    const items: TranscriptItem[] = [];
+    for await (const item of iterateClaudeTranscript(await temp(prompt('go') + '{"type":"atis-latch"}\n'.repeat(50_000) + say('done')))) {
+      items.push(item);
+      break;
+    }
+    expect(items.map((i) => i.kind)).toEqual(['prompt']);
   });
 });

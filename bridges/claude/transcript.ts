@@ -64,6 +64,9 @@ export type TranscriptItem =
   | { kind: 'continuation'; line: number; reason: string }
   | { kind: 'diagnostic'; diagnostic: Diagnostic };
 
+/** A tool-result item. */
+export type ToolResultItem = Extract<TranscriptItem, { kind: 'tool-result' }>;
+
 export interface IterateOptions {
   /** Lines longer than this are skipped unread. Default 64 MiB. */
   maxLineBytes?: number;
@@ -152,54 +155,76 @@ async function readFully(handle: FileHandle, buf: Buffer, position: number): Pro
 }
 
 /**
- * The lines of a file, first to last, read in 256 KiB chunks: constant memory apart from the line
- * being assembled, which is dropped (and yielded `oversized`) past `maxLineBytes`.
+ * The lines of a file, first to last, read in 256 KiB chunks and yielded one array per chunk (the
+ * lines that end in it): constant memory apart from the chunk's lines and the line being
+ * assembled, which is dropped (and yielded `oversized`) past `maxLineBytes`. One await per chunk,
+ * not per line, so a caller can go through the lines of a chunk synchronously.
  */
-export async function* readLinesForward(handle: FileHandle, maxLineBytes: number): AsyncGenerator<RawLine> {
-  const buf = Buffer.allocUnsafe(FORWARD_CHUNK);
+export async function* readLineBatchesForward(handle: FileHandle, maxLineBytes: number): AsyncGenerator<RawLine[]> {
+  // Two buffers: the next chunk is read while the lines of this one are made and used.
+  const bufs = [Buffer.allocUnsafe(FORWARD_CHUNK), Buffer.allocUnsafe(FORWARD_CHUNK)] as const;
+  let cur = 0;
   let pos = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let oversized = false;
   let lineStart = 0;
-  for (;;) {
-    const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
-    if (bytesRead === 0) break;
-    let from = 0;
-    const data = buf.subarray(0, bytesRead);
-    for (let i = data.indexOf(NEWLINE); i >= 0; i = data.indexOf(NEWLINE, from)) {
-      if (oversized || pendingBytes + (i - from) > maxLineBytes) {
-        yield { text: '', offset: lineStart, unterminated: false, oversized: true };
-      } else {
-        const piece = buf.subarray(from, i);
-        const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
-        yield { text: line.toString('utf8'), offset: lineStart, unterminated: false };
-      }
-      pending = [];
-      pendingBytes = 0;
-      oversized = false;
-      from = i + 1;
-      lineStart = pos + i + 1;
-    }
-    if (from < bytesRead && !oversized) {
-      pendingBytes += bytesRead - from;
-      if (pendingBytes > maxLineBytes) {
-        oversized = true;
+  let next: Promise<{ bytesRead: number }> | undefined = handle.read(bufs[0], 0, FORWARD_CHUNK, 0);
+  try {
+    for (;;) {
+      const { bytesRead }: { bytesRead: number } = await next!;
+      next = undefined;
+      if (bytesRead === 0) break;
+      const buf = bufs[cur]!;
+      next = handle.read(bufs[cur ^ 1]!, 0, FORWARD_CHUNK, pos + bytesRead);
+      const batch: RawLine[] = [];
+      const data = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+      let from = 0;
+      for (let i = data.indexOf(NEWLINE); i >= 0; i = data.indexOf(NEWLINE, from)) {
+        if (oversized || pendingBytes + (i - from) > maxLineBytes) {
+          batch.push({ text: '', offset: lineStart, unterminated: false, oversized: true });
+        } else if (pending.length === 0) {
+          batch.push({ text: data.toString('utf8', from, i), offset: lineStart, unterminated: false });
+        } else {
+          batch.push({ text: Buffer.concat([...pending, data.subarray(from, i)]).toString('utf8'), offset: lineStart, unterminated: false });
+        }
         pending = [];
-      } else {
-        // Copied: `buf` is reused for the next chunk.
-        pending.push(Buffer.from(buf.subarray(from, bytesRead)));
+        pendingBytes = 0;
+        oversized = false;
+        from = i + 1;
+        lineStart = pos + i + 1;
       }
+      if (from < bytesRead && !oversized) {
+        pendingBytes += bytesRead - from;
+        if (pendingBytes > maxLineBytes) {
+          oversized = true;
+          pending = [];
+        } else {
+          // Copied: the buffer is reused two chunks later.
+          pending.push(Buffer.from(data.subarray(from, bytesRead)));
+        }
+      }
+      pos += bytesRead;
+      cur ^= 1;
+      if (batch.length > 0) yield batch;
     }
-    pos += bytesRead;
+  } finally {
+    // A caller that stops early closes the file next: let the read in flight end first.
+    if (next !== undefined) await next.catch(() => undefined);
   }
-  if (oversized) yield { text: '', offset: lineStart, unterminated: true, oversized: true };
-  else if (pendingBytes > 0) yield { text: Buffer.concat(pending).toString('utf8'), offset: lineStart, unterminated: true };
+  if (oversized) yield [{ text: '', offset: lineStart, unterminated: true, oversized: true }];
+  else if (pendingBytes > 0) yield [{ text: Buffer.concat(pending).toString('utf8'), offset: lineStart, unterminated: true }];
+}
+
+/** The lines of a file, first to last, one at a time (see readLineBatchesForward). */
+export async function* readLinesForward(handle: FileHandle, maxLineBytes: number): AsyncGenerator<RawLine> {
+  for await (const batch of readLineBatchesForward(handle, maxLineBytes)) yield* batch;
 }
 
 /** Parses one line: the object, `undefined` for a blank line, or `null` when unreadable. */
 export function parseLine(text: string): Record<string, unknown> | undefined | null {
-  if (text.trim() === '') return undefined;
+  // A line that starts with `{` is not blank; only the others need the whitespace check.
+  if (text.charCodeAt(0) !== 0x7b && text.trim() === '') return undefined;
   try {
     const value = JSON.parse(text) as unknown;
     return isObject(value) ? value : null;
@@ -333,52 +358,57 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A parsed line of a forward read, or a problem with the file. */
+export type ParsedEntry = { line: number; value: Record<string, unknown> } | { diagnostic: Diagnostic };
+
 /**
- * Opens a file and yields its parsed lines first to last (1-based `line`), then a diagnostic for
- * the unreadable ones. Shared by the forward iterators; never throws.
+ * Opens a file and yields its parsed lines first to last (1-based `line`), one array per chunk
+ * read, then a diagnostic for the unreadable ones. Shared by the forward iterators; never throws.
  */
-export async function* parsedLinesForward(
-  path: string,
-  opts: IterateOptions | undefined,
-  reader: Pick<TurnReader, 'code' | 'noun'>,
-): AsyncGenerator<{ line: number; value: Record<string, unknown> } | { diagnostic: Diagnostic }> {
+export async function* parsedLineBatchesForward(path: string, opts: IterateOptions | undefined, reader: Pick<TurnReader, 'code' | 'noun'>): AsyncGenerator<ParsedEntry[]> {
   const maxLineBytes = opts?.maxLineBytes !== undefined && Number.isFinite(opts.maxLineBytes) && opts.maxLineBytes > 0 ? opts.maxLineBytes : DEFAULT_MAX_BYTES;
   let handle: FileHandle | undefined;
   try {
     try {
       handle = await open(path, 'r');
     } catch (error) {
-      yield { diagnostic: openFailure(reader, path, error) };
+      yield [{ diagnostic: openFailure(reader, path, error) }];
       return;
     }
     let line = 0;
     let skipped = 0;
     let firstSkipped = 0;
     let partial = false;
-    for await (const raw of readLinesForward(handle, maxLineBytes)) {
-      line++;
-      const value = raw.oversized === true ? null : parseLine(raw.text);
-      if (value === undefined) continue;
-      if (value === null) {
-        if (raw.unterminated && raw.oversized !== true) partial = true;
-        else {
-          if (skipped === 0) firstSkipped = line;
-          skipped++;
+    for await (const raws of readLineBatchesForward(handle, maxLineBytes)) {
+      const batch: ParsedEntry[] = [];
+      for (const raw of raws) {
+        line++;
+        const value = raw.oversized === true ? null : parseLine(raw.text);
+        if (value === undefined) continue;
+        if (value === null) {
+          if (raw.unterminated && raw.oversized !== true) partial = true;
+          else {
+            if (skipped === 0) firstSkipped = line;
+            skipped++;
+          }
+          continue;
         }
-        continue;
+        batch.push({ line, value });
       }
-      yield { line, value };
+      if (batch.length > 0) yield batch;
     }
+    const end: ParsedEntry[] = [];
     if (skipped > 0) {
-      yield {
+      end.push({
         diagnostic: diagnostic(`${reader.code}-bad-lines`, 'warning', `skipped ${skipped} unreadable line${skipped === 1 ? '' : 's'} of ${reader.noun} \`${path}\` (the first is line ${firstSkipped})`),
-      };
+      });
     }
     if (partial) {
-      yield { diagnostic: diagnostic(`${reader.code}-partial-line`, 'info', `the last line of ${reader.noun} \`${path}\` is incomplete (still being written) and was ignored`) };
+      end.push({ diagnostic: diagnostic(`${reader.code}-partial-line`, 'info', `the last line of ${reader.noun} \`${path}\` is incomplete (still being written) and was ignored`) });
     }
+    if (end.length > 0) yield end;
   } catch (error) {
-    yield { diagnostic: diagnostic(`${reader.code}-unreadable`, 'error', `could not read ${reader.noun} \`${path}\`: ${errorMessage(error)}`) };
+    yield [{ diagnostic: diagnostic(`${reader.code}-unreadable`, 'error', `could not read ${reader.noun} \`${path}\`: ${errorMessage(error)}`) }];
   } finally {
     await handle?.close().catch(() => undefined);
   }
@@ -505,83 +535,107 @@ function toolResultText(content: unknown): string | undefined {
 }
 
 /**
+ * Turns a Claude Code transcript's parsed lines into items, line by line, synchronously: the state
+ * of the forward iterator (open calls, the turn's calls, the stop that may end it).
+ */
+class ClaudeItems {
+  private readonly pending = new PendingCalls();
+  private turn: ToolCall[] = [];
+  private continuations = 0;
+  /** The last assistant text that could end the turn, until a tool call or the next user line decides. */
+  private stop: { line: number; text?: string; group?: string } | undefined;
+
+  /** Appends the stop that is waiting, if any. */
+  flush(out: TranscriptItem[]): void {
+    const stop = this.stop;
+    if (stop === undefined) return;
+    out.push(
+      stop.text !== undefined
+        ? { kind: 'stop', line: stop.line, turn: this.turn.slice(), lastMessage: stop.text, continuations: this.continuations }
+        : { kind: 'stop', line: stop.line, turn: this.turn.slice(), continuations: this.continuations },
+    );
+    this.stop = undefined;
+  }
+
+  /** Appends the items of one entry. */
+  take(entry: ParsedEntry, out: TranscriptItem[]): void {
+    if ('diagnostic' in entry) {
+      this.flush(out);
+      out.push({ kind: 'diagnostic', diagnostic: entry.diagnostic });
+      return;
+    }
+    const { line, value } = entry;
+    if (value['isSidechain'] === true) return;
+    const type = value['type'];
+    if (type === 'user') {
+      const reason = stopFeedback(value);
+      if (reason !== undefined) {
+        this.flush(out);
+        this.continuations++;
+        out.push({ kind: 'continuation', line, reason });
+        return;
+      }
+      const prompt = claudePrompt(value);
+      if (prompt !== undefined) {
+        this.flush(out);
+        this.turn = [];
+        this.continuations = 0;
+        out.push({ kind: 'prompt', line, prompt });
+        return;
+      }
+      const message = value['message'];
+      const content = isObject(message) ? message['content'] : undefined;
+      if (!Array.isArray(content)) return;
+      for (const block of content) {
+        if (!isObject(block) || block['type'] !== 'tool_result') continue;
+        const id = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : undefined;
+        const call = this.pending.take(id);
+        const output = toolResultText(block['content']);
+        const item: ToolResultItem = { kind: 'tool-result', line };
+        if (id !== undefined) item.id = id;
+        if (call !== undefined) item.call = call;
+        if (output !== undefined) item.output = output;
+        if (typeof block['is_error'] === 'boolean') item.isError = block['is_error'];
+        out.push(item);
+      }
+      return;
+    }
+    if (type === 'assistant' && value['isApiErrorMessage'] !== true) {
+      const message = isObject(value['message']) ? value['message'] : {};
+      const { calls, text } = assistantContent(message['content']);
+      const group = typeof message['id'] === 'string' ? message['id'] : undefined;
+      for (const { id, call } of calls) {
+        this.turn.push(call);
+        this.pending.add(id, call);
+        out.push(id !== undefined ? { kind: 'tool-call', line, id, call } : { kind: 'tool-call', line, call });
+      }
+      if (calls.length > 0 || message['stop_reason'] === 'tool_use') {
+        this.stop = undefined;
+      } else if (text !== undefined) {
+        const stop = this.stop;
+        const joined = stop !== undefined && group !== undefined && stop.group === group && stop.text !== undefined ? `${stop.text}\n${text}` : text;
+        this.stop = group !== undefined ? { line, text: joined, group } : { line, text: joined };
+      }
+      return;
+    }
+    if (type === 'system' && (value['subtype'] === 'stop_hook_summary' || value['subtype'] === 'turn_duration')) this.flush(out);
+  }
+}
+
+/**
  * Every event-worthy item of a whole Claude Code transcript, first to last: prompts, tool calls,
  * tool results (with the call they answer), stops and Stop-hook continuations. Reads forward with
  * constant memory (plus the open calls and the current turn's calls). Never throws: problems are
  * `diagnostic` items, the last ones yielded.
  */
 export async function* iterateClaudeTranscript(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
-  const pending = new PendingCalls();
-  let turn: ToolCall[] = [];
-  let continuations = 0;
-  /** The last assistant text that could end the turn, until a tool call or the next user line decides. */
-  let stop: { line: number; text?: string; group?: string } | undefined;
-  const flush = function* (): Generator<TranscriptItem> {
-    if (stop === undefined) return;
-    yield { kind: 'stop', line: stop.line, turn: [...turn], ...(stop.text !== undefined ? { lastMessage: stop.text } : {}), continuations };
-    stop = undefined;
-  };
-  for await (const entry of parsedLinesForward(path, opts, CLAUDE)) {
-    if ('diagnostic' in entry) {
-      yield* flush();
-      yield { kind: 'diagnostic', diagnostic: entry.diagnostic };
-      continue;
-    }
-    const { line, value } = entry;
-    if (value['isSidechain'] === true) continue;
-    if (value['type'] === 'user') {
-      const reason = stopFeedback(value);
-      if (reason !== undefined) {
-        yield* flush();
-        continuations++;
-        yield { kind: 'continuation', line, reason };
-        continue;
-      }
-      const prompt = claudePrompt(value);
-      if (prompt !== undefined) {
-        yield* flush();
-        turn = [];
-        continuations = 0;
-        yield { kind: 'prompt', line, prompt };
-        continue;
-      }
-      const message = value['message'];
-      const content = isObject(message) ? message['content'] : undefined;
-      if (!Array.isArray(content)) continue;
-      for (const block of content) {
-        if (!isObject(block) || block['type'] !== 'tool_result') continue;
-        const id = typeof block['tool_use_id'] === 'string' ? block['tool_use_id'] : undefined;
-        const call = pending.take(id);
-        const output = toolResultText(block['content']);
-        yield {
-          kind: 'tool-result',
-          line,
-          ...(id !== undefined ? { id } : {}),
-          ...(call !== undefined ? { call } : {}),
-          ...(output !== undefined ? { output } : {}),
-          ...(typeof block['is_error'] === 'boolean' ? { isError: block['is_error'] } : {}),
-        };
-      }
-      continue;
-    }
-    if (value['type'] === 'assistant' && value['isApiErrorMessage'] !== true) {
-      const message = isObject(value['message']) ? value['message'] : {};
-      const { calls, text } = assistantContent(message['content']);
-      const group = typeof message['id'] === 'string' ? message['id'] : undefined;
-      for (const { id, call } of calls) {
-        turn.push(call);
-        pending.add(id, call);
-        yield { kind: 'tool-call', line, ...(id !== undefined ? { id } : {}), call };
-      }
-      if (calls.length > 0 || message['stop_reason'] === 'tool_use') {
-        stop = undefined;
-      } else if (text !== undefined) {
-        const joined = stop !== undefined && group !== undefined && stop.group === group && stop.text !== undefined ? `${stop.text}\n${text}` : text;
-        stop = { line, text: joined, ...(group !== undefined ? { group } : {}) };
-      }
-      continue;
-    }
-    if (value['type'] === 'system' && (value['subtype'] === 'stop_hook_summary' || value['subtype'] === 'turn_duration')) yield* flush();
+  const state = new ClaudeItems();
+  for await (const batch of parsedLineBatchesForward(path, opts, CLAUDE)) {
+    const items: TranscriptItem[] = [];
+    for (const entry of batch) state.take(entry, items);
+    yield* items;
   }
-  yield* flush();
+  const last: TranscriptItem[] = [];
+  state.flush(last);
+  yield* last;
 }

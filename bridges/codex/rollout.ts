@@ -32,12 +32,14 @@
 import type { ToolCall } from '../../engine/index.js';
 import {
   isObject,
-  parsedLinesForward,
+  parsedLineBatchesForward,
   PendingCalls,
   readTurnBackward,
   type IterateOptions,
   type LineFact,
+  type ParsedEntry,
   type ReadTurnOptions,
+  type ToolResultItem,
   type TranscriptItem,
   type TurnFacts,
   type TurnReader,
@@ -227,82 +229,109 @@ function outputText(output: unknown): { output?: string; isError?: boolean } {
 }
 
 /**
- * Every event-worthy item of a whole Codex rollout, first to last: prompts, tool calls (named as
- * hooks see them), tool results (with the call they answer), stops and Stop-hook continuations.
- * Reads forward with constant memory (plus the open calls and the current turn's calls). Never
- * throws: problems are `diagnostic` items, the last ones yielded.
+ * Turns a Codex rollout's parsed lines into items, line by line, synchronously: the state of the
+ * forward iterator (open calls, the turn's calls, the stop that may end it).
  */
-export async function* iterateCodexRollout(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
-  const pending = new PendingCalls();
-  let turn: ToolCall[] = [];
-  let continuations = 0;
+class CodexItems {
+  private readonly pending = new PendingCalls();
+  private turn: ToolCall[] = [];
+  private continuations = 0;
   /** The last assistant message that could end the turn, until a tool call or a turn marker decides. */
-  let stop: { line: number; text: string } | undefined;
+  private stop: { line: number; text: string } | undefined;
   /** Something happened (a prompt, a call, a continuation) since the last stop was yielded. */
-  let open = false;
-  const flush = function* (): Generator<TranscriptItem> {
+  private open = false;
+
+  /** Appends the stop that is waiting, if any. */
+  flush(out: TranscriptItem[]): void {
+    const stop = this.stop;
     if (stop === undefined) return;
-    yield { kind: 'stop', line: stop.line, turn: [...turn], lastMessage: stop.text, continuations };
-    stop = undefined;
-    open = false;
-  };
-  for await (const entry of parsedLinesForward(path, opts, CODEX)) {
+    out.push({ kind: 'stop', line: stop.line, turn: this.turn.slice(), lastMessage: stop.text, continuations: this.continuations });
+    this.stop = undefined;
+    this.open = false;
+  }
+
+  /** Appends the items of one entry. */
+  take(entry: ParsedEntry, out: TranscriptItem[]): void {
     if ('diagnostic' in entry) {
-      yield* flush();
-      yield { kind: 'diagnostic', diagnostic: entry.diagnostic };
-      continue;
+      this.flush(out);
+      out.push({ kind: 'diagnostic', diagnostic: entry.diagnostic });
+      return;
     }
     const { line, value } = entry;
     const item = responseItem(value);
     if (item === undefined) {
       const event = value['type'] === 'event_msg' && isObject(value['payload']) ? value['payload'] : undefined;
       if (event?.['type'] === 'task_complete') {
-        if (stop === undefined && open) {
+        if (this.stop === undefined && this.open) {
           const last = event['last_agent_message'];
-          stop = typeof last === 'string' ? { line, text: last } : undefined;
-          if (stop === undefined) {
-            yield { kind: 'stop', line, turn: [...turn], continuations };
-            open = false;
+          if (typeof last === 'string') this.stop = { line, text: last };
+          else {
+            out.push({ kind: 'stop', line, turn: this.turn.slice(), continuations: this.continuations });
+            this.open = false;
           }
         }
-        yield* flush();
+        this.flush(out);
       }
-      continue;
+      return;
     }
-    if (item['type'] === 'message') {
+    const type = item['type'];
+    if (type === 'message') {
       if (item['role'] === 'user') {
         const kind = userMessageKind(item);
         if (kind.kind === 'prompt') {
-          yield* flush();
-          turn = [];
-          continuations = 0;
-          open = true;
-          yield { kind: 'prompt', line, prompt: kind.text };
+          this.flush(out);
+          this.turn = [];
+          this.continuations = 0;
+          this.open = true;
+          out.push({ kind: 'prompt', line, prompt: kind.text });
         } else if (kind.kind === 'continuation') {
-          yield* flush();
-          continuations++;
-          open = true;
-          yield { kind: 'continuation', line, reason: kind.reason };
+          this.flush(out);
+          this.continuations++;
+          this.open = true;
+          out.push({ kind: 'continuation', line, reason: kind.reason });
         }
       } else if (item['role'] === 'assistant') {
         const text = contentText(item['content'], '');
-        if (text !== undefined) stop = { line, text };
+        if (text !== undefined) this.stop = { line, text };
       }
-      continue;
+      return;
     }
-    if (item['type'] === 'function_call_output' || item['type'] === 'custom_tool_call_output') {
+    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
       const id = typeof item['call_id'] === 'string' ? item['call_id'] : undefined;
-      const call = pending.take(id);
-      yield { kind: 'tool-result', line, ...(id !== undefined ? { id } : {}), ...(call !== undefined ? { call } : {}), ...outputText(item['output']) };
-      continue;
+      const call = this.pending.take(id);
+      const result: ToolResultItem = { kind: 'tool-result', line };
+      if (id !== undefined) result.id = id;
+      if (call !== undefined) result.call = call;
+      const { output, isError } = outputText(item['output']);
+      if (output !== undefined) result.output = output;
+      if (isError !== undefined) result.isError = isError;
+      out.push(result);
+      return;
     }
     const found = toolCall(item);
-    if (found === undefined) continue;
-    stop = undefined;
-    open = true;
-    turn.push(found.call);
-    pending.add(found.id, found.call);
-    yield { kind: 'tool-call', line, ...(found.id !== undefined ? { id: found.id } : {}), call: found.call };
+    if (found === undefined) return;
+    this.stop = undefined;
+    this.open = true;
+    this.turn.push(found.call);
+    this.pending.add(found.id, found.call);
+    out.push(found.id !== undefined ? { kind: 'tool-call', line, id: found.id, call: found.call } : { kind: 'tool-call', line, call: found.call });
   }
-  yield* flush();
+}
+
+/**
+ * Every event-worthy item of a whole Codex rollout, first to last: prompts, tool calls (named as
+ * hooks see them), tool results (with the call they answer), stops and Stop-hook continuations.
+ * Reads forward with constant memory (plus the open calls and the current turn's calls). Never
+ * throws: problems are `diagnostic` items, the last ones yielded.
+ */
+export async function* iterateCodexRollout(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
+  const state = new CodexItems();
+  for await (const batch of parsedLineBatchesForward(path, opts, CODEX)) {
+    const items: TranscriptItem[] = [];
+    for (const entry of batch) state.take(entry, items);
+    yield* items;
+  }
+  const last: TranscriptItem[] = [];
+  state.flush(last);
+  yield* last;
 }
