@@ -32,6 +32,9 @@ const CONDITIONS: Expr[] = [
   { op: 'compare', cmp: 'endswith', field: { name: 'url' }, value: '/x' },
   { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'rm\\s+-rf', flags: '' } },
   { op: 'compare', cmp: '==', field: { name: 'tool' }, value: 'Bash' },
+  { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'PUSH|\\bstatus$', flags: 'i' } },
+  { op: 'compare', cmp: 'matches', field: { name: 'path' }, value: { regex: '(?i:\\.ENV)$|min\\.js', flags: '' } },
+  { op: 'compare', cmp: 'matches', field: { name: 'url' }, value: { regex: 'example\\.com/x', flags: '' } },
   {
     op: 'or',
     args: [

@@ -18,6 +18,8 @@ import type { PatternWord } from './shell/pattern.js';
 import { compileCommandPattern } from './shell/index.js';
 import { requiredDomainKey, requiredPathKey } from './match/index.js';
 import { asText } from './fields.js';
+import { LiteralScanner } from './match/literal-scanner.js';
+import { requiredLiterals } from './match/regex-literals.js';
 
 export type Trigger =
   | { kind: 'word'; keys: string[] }
@@ -32,21 +34,6 @@ const RANK: Record<Trigger['kind'], number> = { word: 0, eq: 1, domain: 2, path:
 
 /** Fields whose value is a string or absent on every event, so their text is the value itself. */
 const TEXT_FIELDS = new Set(['command', 'prompt', 'output', 'last_message', 'path', 'url', 'domain']);
-
-/** Literals a regex requires (none known yet: every regex rule is tested). */
-function requiredLiterals(_source: string, _flags: string): { literals: string[]; folded: boolean } | null {
-  return null;
-}
-
-/** Finds which of a list of literals occur in a text. */
-class LiteralScanner {
-  constructor(private readonly literals: readonly string[]) {}
-  scan(text: string, onFound: (index: number) => void): void {
-    this.literals.forEach((lit, i) => {
-      if (text.includes(lit)) onFound(i);
-    });
-  }
-}
 
 function better(a: Trigger | null, b: Trigger | null): Trigger | null {
   if (a === null) return b;
@@ -254,7 +241,7 @@ export class RuleIndex {
 
   constructor(rules: readonly CompiledRule[]) {
     for (const cr of rules) this.add(cr, cr.trigger === undefined ? (cr.trigger = ruleTrigger(cr)) : cr.trigger);
-    for (const g of this.texts.values()) g.scanner = new LiteralScanner(g.literals);
+    for (const g of this.texts.values()) g.scanner = new LiteralScanner(g.literals, { asciiCaseInsensitive: g.folded });
   }
 
   private add(cr: CompiledRule, t: Trigger | null): void {
@@ -343,7 +330,9 @@ export class RuleIndex {
     for (const g of this.texts.values()) {
       const raw = asText(view.field({ name: g.field }));
       if (raw === undefined) continue;
-      g.scanner!.scan(g.folded ? raw.toLowerCase() : raw, (i) => take(g.rules[i]));
+      g.scanner!.scan(raw, (i) => {
+        take(g.rules[i]);
+      });
     }
     if (out.length === 0) return this.always;
     take(this.always);

@@ -8,9 +8,19 @@
  * - Lookarounds and backreferences do not exist in RE2 and are reported as errors.
  * - Error offsets: an offset below `source.length` points into the pattern; an offset of
  *   `source.length + 1 + k` points at flag `k` as rendered in `/source/flags`.
+ *
+ * Validity is always decided by RE2. Tests of a valid regex take two shortcuts that give RE2's
+ * answer without calling into WebAssembly: a text that contains none of the regex's required
+ * literals does not match (regex-literals.ts, literal-scanner.ts), and a regex whose JavaScript
+ * translation provably agrees with RE2 and runs in linear time is run as a JavaScript RegExp
+ * (regex-fast.ts), on texts without unpaired surrogates. `regexPlan` tells which applies.
  */
 import { lazyRequire } from '../require.js';
 import type { RE2 } from 're2-wasm';
+import { quote, type MatchError, type Matcher } from './types.js';
+import { LiteralScanner } from './literal-scanner.js';
+import { analyseRegex, type RegexAnalysis } from './regex-fast.js';
+import { isWellFormedText } from './regex-parse.js';
 
 // re2-wasm instantiates its WebAssembly module when loaded (tens of milliseconds): it is loaded at
 // the first regex, so a process that compiles none (a hook answering from a cached policy without
@@ -19,7 +29,6 @@ let re2Class: typeof RE2 | undefined;
 function re2(): typeof RE2 {
   return (re2Class ??= (lazyRequire('re2-wasm') as { RE2: typeof RE2 }).RE2);
 }
-import { quote, type MatchError, type Matcher } from './types.js';
 
 /** Tested values are cut to this many UTF-16 code units. */
 export const MAX_REGEX_INPUT = 1024 * 1024;
@@ -32,6 +41,54 @@ const LINEAR = 'regexes use RE2 syntax, which runs in linear time';
 interface CompiledRegex {
   readonly re: RE2 | null;
   readonly error: MatchError | null;
+  /** How tests run, worked out at the first test of a valid regex. */
+  plan?: Plan;
+}
+
+/**
+ * How a valid regex is tested. Both shortcuts give RE2's answer (see regex-fast.ts and
+ * regex-literals.ts); anything they do not cover goes to RE2.
+ */
+interface Plan {
+  /** A JavaScript RegExp that agrees with RE2 on well-formed texts and runs in linear time. */
+  readonly fast: RegExp | null;
+  /** Required literals: a text containing none of them cannot match. */
+  readonly prefilter: LiteralScanner | null;
+  readonly analysis: RegexAnalysis;
+  readonly why?: string;
+}
+
+/** Whether a string has no unpaired surrogate (re2-wasm's UTF-8 conversion garbles those). */
+const isWellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : isWellFormedText;
+
+function makePlan(source: string, flags: string): Plan {
+  const analysis = analyseRegex(source, flags);
+  let fast: RegExp | null = null;
+  let why = analysis.why;
+  if (analysis.jsSource !== null) {
+    try {
+      fast = new RegExp(analysis.jsSource, 'u');
+    } catch {
+      why = 'not accepted by the JavaScript regex engine';
+    }
+  }
+  // A fast RegExp is cheaper than a literal scan; the scan pays off in front of RE2.
+  const prefilter =
+    fast === null && analysis.literals !== null
+      ? new LiteralScanner(analysis.literals, { asciiCaseInsensitive: analysis.folded })
+      : null;
+  return why === undefined ? { fast, prefilter, analysis } : { fast, prefilter, analysis, why };
+}
+
+function planOf(source: string, flags: string, entry: CompiledRegex): Plan {
+  try {
+    return (entry.plan ??= makePlan(source, flags));
+  } catch {
+    return (entry.plan = { fast: null, prefilter: null, analysis: { jsSource: null, literals: null, folded: false } });
+  }
 }
 
 /** Least recently used first; re-inserted on every use. */
@@ -68,6 +125,12 @@ function lookup(source: string, flags: string, key = cacheKey(source, flags)): C
     if (evicted !== undefined) release(evicted);
   }
   return entry;
+}
+
+/** Drops every cached compiled regex, releasing RE2's memory (matchers rebuild what they need). */
+export function clearRegexCache(): void {
+  for (const entry of cache.values()) release(entry);
+  cache.clear();
 }
 
 function checkFlags(source: string, flags: string): MatchError | null {
@@ -120,12 +183,39 @@ export function checkRegex(source: string, flags: string): MatchError | null {
 export function compileRegex(source: string, flags: string): Matcher {
   const key = cacheKey(source, flags);
   let valid: boolean | undefined;
+  let plan: Plan | undefined;
   return {
     test: (value: string) => {
       valid ??= checkRegex(source, flags) === null;
-      return valid && testCached(source, flags, key, value);
+      if (!valid) return false;
+      try {
+        plan ??= planOf(source, flags, lookup(source, flags, key));
+      } catch {
+        return false;
+      }
+      return testPlan(plan, source, flags, key, value);
     },
   };
+}
+
+/**
+ * Which way a regex is tested: `fast` when a JavaScript RegExp stands in for RE2 (on texts without
+ * unpaired surrogates); `literals` when a text must contain one of them to match (`folded`: compared
+ * with ASCII letters lowercased), looked for before RE2 runs when the regex is not `fast`; `why` the
+ * reason a valid regex is not on the fast path.
+ */
+export function regexPlan(
+  source: string,
+  flags: string,
+): { fast: boolean; literals: string[] | null; folded: boolean; why?: string } {
+  if (checkRegex(source, flags) !== null) return { fast: false, literals: null, folded: false, why: 'invalid regex' };
+  try {
+    const plan = planOf(source, flags, lookup(source, flags));
+    const out = { fast: plan.fast !== null, literals: plan.analysis.literals, folded: plan.analysis.folded };
+    return plan.why === undefined ? out : { ...out, why: plan.why };
+  } catch {
+    return { fast: false, literals: null, folded: false, why: 'regex could not be compiled' };
+  }
 }
 
 /** Whether the regex finds a match in the first `MAX_REGEX_INPUT` code units of `value`; false when invalid. */
@@ -136,10 +226,31 @@ export function regexMatches(source: string, flags: string, value: string): bool
 function testCached(source: string, flags: string, key: string | undefined, value: string): boolean {
   try {
     if (typeof value !== 'string') return false;
+    const entry = lookup(source, flags, key);
+    if (entry.re === null) return false;
+    return testPlan(planOf(source, flags, entry), source, flags, key, value);
+  } catch {
+    return false;
+  }
+}
+
+/** Tests a valid regex: literal prefilter, then the fast RegExp or RE2, on the same capped input. */
+function testPlan(plan: Plan, source: string, flags: string, key: string | undefined, value: string): boolean {
+  try {
+    if (typeof value !== 'string') return false;
+    const input = capInput(value);
+    if (plan.prefilter !== null && !plan.prefilter.has(input)) return false;
+    if (plan.fast !== null && isWellFormed(input)) {
+      try {
+        return plan.fast.test(input);
+      } catch {
+        // e.g. the engine's backtrack stack ran out: RE2 answers instead
+      }
+    }
     const { re } = lookup(source, flags, key);
     if (re === null) return false;
     re.lastIndex = 0;
-    return re.test(capInput(value));
+    return re.test(input);
   } catch {
     return false;
   }
