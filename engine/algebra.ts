@@ -74,20 +74,28 @@ export function join(a: Verdict, b: Verdict): Verdict {
   return verdict(a.seam, [...a.hits, ...b.hits]);
 }
 
-function uniq(values: Iterable<string>): string[] {
-  return [...new Set(values)];
+/** The distinct values in first-seen order (lists here are short: a linear check beats a Set). */
+function pushUnique(out: string[], value: string): void {
+  for (let i = 0; i < out.length; i++) if (out[i] === value) return;
+  out.push(value);
 }
 
 function reasonsOf(hits: Hit[]): string[] {
-  return uniq(hits.flatMap((h) => (h.reason ? [h.reason] : [])));
+  const out: string[] = [];
+  for (const h of hits) if (h.reason) pushUnique(out, h.reason);
+  return out;
 }
 
 function textsOf(hits: Hit[]): string[] {
-  return uniq(hits.flatMap((h) => (h.text !== undefined ? [h.text] : [])));
+  const out: string[] = [];
+  for (const h of hits) if (h.text !== undefined) pushUnique(out, h.text);
+  return out;
 }
 
 function rulesOf(hits: Hit[]): string[] {
-  return uniq(hits.map((h) => h.rule));
+  const out: string[] = [];
+  for (const h of hits) pushUnique(out, h.rule);
+  return out;
 }
 
 export interface DecideOptions {
@@ -98,6 +106,7 @@ export interface DecideOptions {
 /** The decision a verdict stands for, per the seam table in the language reference. */
 export function decide(v: Verdict, opts: DecideOptions = {}): Decided {
   const hits = v.hits;
+  if (hits.length === 0) return emptyDecision(v.seam);
   const of = (effect: HitEffect) => hits.filter((h) => h.effect === effect);
   const context = textsOf(of('context'));
   switch (v.seam) {
@@ -147,6 +156,12 @@ export function decide(v: Verdict, opts: DecideOptions = {}): Decided {
       return { decision: 'none', reasons: [], context, rules: rulesOf(of('context')) };
     }
   }
+}
+
+/** The decision of a verdict without hits. */
+function emptyDecision(seam: Seam): Decided {
+  const decision = seam === 'pre-tool' || seam === 'session-start' ? 'none' : seam === 'prompt' ? 'allow' : seam === 'post-tool' ? 'accept' : 'stop';
+  return { decision, reasons: [], context: [], rules: [] };
 }
 
 /** Order of a seam's decision words, least restrictive first, for monotonicity checks. */

@@ -24,6 +24,7 @@ export class EventView {
   private matchedHost: string | null | undefined;
   private parsed: URL | null | undefined;
   private callViews: EventView[] | undefined;
+  private context: PathContext | undefined;
   /** Fields whose text was longer than regexes search (`MAX_REGEX_INPUT`), by name. */
   capped: Set<string> | undefined;
 
@@ -32,8 +33,7 @@ export class EventView {
   }
 
   get pathContext(): PathContext {
-    const home = this.event.home ?? defaultHome();
-    return { cwd: this.event.cwd ?? '/', home };
+    return (this.context ??= { cwd: this.event.cwd ?? '/', home: this.event.home ?? defaultHome() });
   }
 
   get input(): Record<string, unknown> | undefined {

@@ -238,25 +238,78 @@ export function hostOfValue(value: string): string | null {
   return host.length > 0 ? host : null;
 }
 
-/** `http://` or `https://`, then a host of letters, digits, dots and dashes, then the end or `/ ? #`. */
-const PLAIN_HTTP_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?:[/?#]|$)/iu;
-const NUMBER_LABEL = /^(?:[0-9]+|0x[0-9a-f]*)$/iu;
-
 /**
  * `new URL(value).hostname` for the plain `http(s)://host/...` URLs tools are called with,
  * without building a URL; null for anything else (ports, user info, IP-like or punycode hosts,
- * other schemes), which the caller parses with `URL`.
+ * other schemes), which the caller parses with `URL`. The host is letters, digits, dots and
+ * dashes, ended by the end of the value or `/`, `?` or `#`; its last label must not read as a
+ * number (`12`, `0x1f`), which URL parses as an IPv4 address.
  */
 export function fastHostname(value: string): string | null {
-  const m = PLAIN_HTTP_URL.exec(value);
-  if (m === null) return null;
-  const host = m[1]!.toLowerCase();
-  const labels = host.split('.');
-  let last = labels[labels.length - 1]!;
-  if (last === '' && labels.length > 1) last = labels[labels.length - 2]!;
-  if (last === '' || NUMBER_LABEL.test(last)) return null;
-  for (const label of labels) if (label.startsWith('xn--')) return null;
-  return host;
+  let i: number;
+  if (startsWithFold(value, 'https://')) i = 8;
+  else if (startsWithFold(value, 'http://')) i = 7;
+  else return null;
+  const start = i;
+  let labelStart = i;
+  let lastStart = i;
+  let lastEnd = i;
+  let upper = false;
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
+    if (c === 0x2e) {
+      if (i > labelStart) {
+        lastStart = labelStart;
+        lastEnd = i;
+      }
+      if (isPunycodeAt(value, labelStart)) return null;
+      labelStart = i + 1;
+      continue;
+    }
+    if (c >= 0x41 && c <= 0x5a) upper = true;
+    else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return null;
+  }
+  if (i === start) return null;
+  if (i > labelStart) {
+    if (isPunycodeAt(value, labelStart)) return null;
+    lastStart = labelStart;
+    lastEnd = i;
+  }
+  if (lastEnd === lastStart || isNumberLabel(value, lastStart, lastEnd)) return null;
+  const host = value.slice(start, i);
+  return upper ? host.toLowerCase() : host;
+}
+
+function startsWithFold(value: string, prefix: string): boolean {
+  if (value.length < prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++) {
+    let c = value.charCodeAt(k);
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if (c !== prefix.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+function isPunycodeAt(value: string, at: number): boolean {
+  return startsWithFold(value.slice(at, at + 4), 'xn--');
+}
+
+/** Digits only, or `0x` and hex digits: what URL's IPv4 parser takes as a number. */
+function isNumberLabel(value: string, from: number, to: number): boolean {
+  let k = from;
+  let hex = false;
+  if (to - from >= 2 && value.charCodeAt(k) === 0x30 && (value.charCodeAt(k + 1) | 0x20) === 0x78) {
+    hex = true;
+    k += 2;
+  }
+  for (; k < to; k++) {
+    const c = value.charCodeAt(k) | 0;
+    const digit = c >= 0x30 && c <= 0x39;
+    const hexLetter = hex && ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+    if (!digit && !hexLetter) return false;
+  }
+  return true;
 }
 
 export function checkDomainGlob(glob: string): MatchError | null {
