@@ -35,6 +35,9 @@ const CONDITIONS: Expr[] = [
   { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'PUSH|\\bstatus$', flags: 'i' } },
   { op: 'compare', cmp: 'matches', field: { name: 'path' }, value: { regex: '(?i:\\.ENV)$|min\\.js', flags: '' } },
   { op: 'compare', cmp: 'matches', field: { name: 'url' }, value: { regex: 'example\\.com/x', flags: '' } },
+  { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: '\\bgit\\s+push\\b', flags: '' } },
+  { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: '\\bgit\\s+status\\b', flags: '' } },
+  { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: '(?i)\\bGIT\\s+push', flags: '' } },
   {
     op: 'or',
     args: [

@@ -19,14 +19,14 @@ import { compileCommandPattern } from './shell/index.js';
 import { requiredDomainKey, requiredPathKey } from './match/index.js';
 import { asText } from './fields.js';
 import { LiteralScanner } from './match/literal-scanner.js';
-import { requiredLiterals } from './match/regex-literals.js';
+import { requiredLiteralOptions } from './match/regex-literals.js';
 
 export type Trigger =
   | { kind: 'word'; keys: string[] }
   | { kind: 'eq'; field: FieldRef; keys: string[] }
   | { kind: 'domain'; keys: string[] }
   | { kind: 'path'; segments: string[]; suffixes: string[] }
-  | { kind: 'text'; field: string; literals: string[]; folded: boolean }
+  | { kind: 'text'; field: string; literals: string[]; folded: boolean; options?: { literals: string[]; folded: boolean }[] }
   | { kind: 'ran'; keys: string[] };
 
 /** Preference when a rule offers several triggers: the most selective kinds first. */
@@ -163,8 +163,12 @@ function compareTrigger(cmp: string, field: FieldRef, value: Value): Trigger | n
       return { kind: 'text', field: field.name, literals: [value], folded: false };
     case 'matches': {
       if (typeof value !== 'object' || value === null || Array.isArray(value) || field.path || !TEXT_FIELDS.has(field.name)) return null;
-      const lits = requiredLiterals(value.regex, value.flags);
-      return lits === null ? null : { kind: 'text', field: field.name, literals: lits.literals, folded: lits.folded };
+      const options = requiredLiteralOptions(value.regex, value.flags);
+      const best = options[0];
+      if (best === undefined) return null;
+      const t: Trigger = { kind: 'text', field: field.name, literals: best.literals, folded: best.folded };
+      if (options.length > 1) t.options = options;
+      return t;
     }
     default:
       return null;
@@ -224,6 +228,39 @@ interface TextGroup {
   scanner: LiteralScanner | null;
 }
 
+function literalKey(field: string, folded: boolean, literal: string): string {
+  return `${folded ? 'f' : 'c'}${field}\u0000${literal}`;
+}
+
+/** How many regex rules could look for each literal, over every choice each one has. */
+function literalCounts(triggers: readonly (Trigger | null)[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of triggers) {
+    if (t?.kind !== 'text' || !t.options) continue;
+    for (const o of t.options) for (const l of o.literals) {
+      const k = literalKey(t.field, o.folded, l);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** A regex trigger with several choices takes the one whose literals the fewest rules share. */
+function rarest(t: Trigger | null, counts: Map<string, number>): Trigger | null {
+  if (t?.kind !== 'text' || !t.options || counts.size === 0) return t;
+  let best = t.options[0]!;
+  let bestCost = Infinity;
+  for (const o of t.options) {
+    let cost = 0;
+    for (const l of o.literals) cost += counts.get(literalKey(t.field, o.folded, l)) ?? 0;
+    if (cost < bestCost) {
+      best = o;
+      bestCost = cost;
+    }
+  }
+  return { kind: 'text', field: t.field, literals: best.literals, folded: best.folded };
+}
+
 /** Lookups so far; lookups never overlap (they are synchronous), so one counter serves every index. */
 let lookups = 0;
 
@@ -240,7 +277,9 @@ export class RuleIndex {
   private readonly texts = new Map<string, TextGroup>();
 
   constructor(rules: readonly CompiledRule[]) {
-    for (const cr of rules) this.add(cr, cr.trigger === undefined ? (cr.trigger = ruleTrigger(cr)) : cr.trigger);
+    const triggers = rules.map((cr) => (cr.trigger === undefined ? (cr.trigger = ruleTrigger(cr)) : cr.trigger));
+    const common = literalCounts(triggers);
+    rules.forEach((cr, i) => this.add(cr, rarest(triggers[i]!, common)));
     for (const g of this.texts.values()) g.scanner = new LiteralScanner(g.literals, { asciiCaseInsensitive: g.folded });
   }
 

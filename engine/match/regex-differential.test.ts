@@ -10,7 +10,7 @@ import { clearRegexCache, compileRegex, regexPlan } from './regex.js';
 import { analyseRegex, factorAlternatives, fastSource } from './regex-fast.js';
 import { isWellFormedText, parseRegex, type AssertKind, type RegexNode } from './regex-parse.js';
 import { contains } from './regex-charset.js';
-import { requiredLiterals } from './regex-literals.js';
+import { requiredLiteralOptions, requiredLiterals } from './regex-literals.js';
 import { LiteralScanner } from './literal-scanner.js';
 
 const { RE2 } = createRequire(import.meta.url)('re2-wasm') as { RE2: typeof RE2Class };
@@ -295,6 +295,34 @@ describe('fast path and prefilter against RE2', () => {
         { numRuns: RUNS },
       );
       expect(withLiterals).toBeGreaterThan(RUNS / 10);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'whenever RE2 matches, every choice of required literals has one in the text',
+    () => {
+      let options = 0;
+      fc.assert(
+        fc.property(cases, ([{ source, flags }, texts]) => {
+          const choices = requiredLiteralOptions(source, flags);
+          if (choices.length === 0) return;
+          withRe2(source, flags, (re2) => {
+            if (re2 === null) return;
+            options += choices.length;
+            for (const text of texts) {
+              if (!re2(text)) continue;
+              for (const required of choices) {
+                const haystack = required.folded ? text.toLowerCase() : text;
+                const found = required.literals.some((l) => haystack.includes(l));
+                expect({ source, flags, text, literals: required.literals, found }).toEqual({ source, flags, text, literals: required.literals, found: true });
+              }
+            }
+          });
+        }),
+        { numRuns: RUNS },
+      );
+      expect(options).toBeGreaterThan(RUNS / 10);
     },
     TIMEOUT,
   );

@@ -39,6 +39,8 @@ interface Info {
   readonly prefix: string[] | null;
   readonly suffix: string[] | null;
   readonly req: string[] | null;
+  /** For a concatenation: every run of it that each match contains (each a sound `req` on its own). */
+  readonly options?: (string[] | null)[];
 }
 
 const OPAQUE: Info = { exact: null, prefix: null, suffix: null, req: null };
@@ -65,6 +67,33 @@ export function literalsOfTree(node: RegexNode, folded: boolean): RequiredLitera
   } catch {
     return null;
   }
+}
+
+/**
+ * Every usable choice of required literals, best first: the pieces of a top-level concatenation
+ * each on their own (`\btool12\s+--force\b` gives `--force` and `tool12`), so an index over
+ * many patterns can take the piece fewest patterns share. Empty when there is nothing useful.
+ */
+export function requiredLiteralOptions(source: string, flags: string): RequiredLiterals[] {
+  const parsed = parseRegex(source, flags);
+  if (!parsed.ok) return [];
+  const best = literalsOfTree(parsed.node, parsed.foldUsed);
+  if (best === null) return [];
+  const out: RequiredLiterals[] = [best];
+  const seen = new Set([best.literals.join('\u0000')]);
+  try {
+    for (const option of analyse(parsed.node, parsed.foldUsed).options ?? []) {
+      if (option === null || shortest(option) < MIN_USEFUL) continue;
+      const literals = reduce(option);
+      const key = literals.join('\u0000');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ literals, folded: parsed.foldUsed });
+    }
+  } catch {
+    // the best choice alone
+  }
+  return out;
 }
 
 function analyse(node: RegexNode, folded: boolean): Info {
@@ -158,8 +187,8 @@ function concatInfo(items: Info[]): Info {
     fresh = [''];
   }
   candidates.push(run, fresh);
-  if (allExact) return { exact: run, prefix: run, suffix: run, req: pick(candidates) };
-  return { exact: null, prefix, suffix: run, req: pick(candidates) };
+  if (allExact) return { exact: run, prefix: run, suffix: run, req: pick(candidates), options: candidates };
+  return { exact: null, prefix, suffix: run, req: pick(candidates), options: candidates };
 }
 
 function altInfo(alts: Info[]): Info {
