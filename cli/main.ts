@@ -16,6 +16,7 @@ commands:
   replay --policy <f>... <sessions...> what a policy would have decided over recorded sessions
   explain --policy <f>... --event <j>  why the policy decides an event (also --fixtures <f>)
   import <agent> [<what>] <file>       print hooks, permissions, rules files or policies as .dshpolicy
+  export gemini --policy <f>...        print a policy's pre-tool rules as a Gemini CLI policy (TOML)
   hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
   install claude|codex                 wire \`dshpolicy hook\` into the agent's configuration
   uninstall claude|codex               remove dshpolicy's entries from it again
@@ -37,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   compile: async () => import('./compile.js').then((m) => ({ run: m.compile, help: m.COMPILE_HELP })),
   eval: async () => import('./eval.js').then((m) => ({ run: m.evalCommand, help: m.EVAL_HELP })),
   import: async () => import('./import.js').then((m) => ({ run: m.importCommand, help: m.IMPORT_HELP })),
+  export: async () => import('./export.js').then((m) => ({ run: m.exportCommand, help: m.EXPORT_HELP })),
   install: async () => import('./install.js').then((m) => ({ run: m.installCommand, help: m.INSTALL_HELP })),
   uninstall: async () => import('./install.js').then((m) => ({ run: m.uninstallCommand, help: m.UNINSTALL_HELP })),
   fmt: async () => import('./fmt.js').then((m) => ({ run: m.fmtCommand, help: m.FMT_HELP })),

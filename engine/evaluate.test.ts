@@ -296,3 +296,23 @@ describe('input longer than regexes search', () => {
     expect(short.diagnostics).toEqual([]);
   });
 });
+
+describe('a regex the engine cannot run', () => {
+  it('fails closed with a diagnostic instead of reading as no match', async () => {
+    const { RE2 } = (await import('re2-wasm')) as unknown as { RE2: { prototype: { test: (s: string) => boolean } } };
+    const p = policy(rule('pre-tool', 'deny', { tools: ['Bash'], when: { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'x.*y', flags: '' } }, reason: 'no' }));
+    expect(evaluateSync(p, bash('ls')).decision).toBe('none');
+    const original = RE2.prototype.test;
+    RE2.prototype.test = () => {
+      throw new Error('abort');
+    };
+    try {
+      const d = evaluateSync(p, bash('ls'));
+      expect(d.decision).toBe('deny');
+      expect(d.diagnostics.map((x) => x.code)).toEqual(['event/regex-failed']);
+    } finally {
+      RE2.prototype.test = original;
+    }
+    expect(evaluateSync(p, bash('ls')).decision).toBe('none');
+  });
+});

@@ -9,7 +9,7 @@ import { decide, verdict, type Decided, type Hit, type HitEffect } from './algeb
 import { agentMatcherSelects, ifSelects, indexFor, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
 import { matchCommandPart } from './shell/index.js';
-import { MAX_REGEX_INPUT } from './match/index.js';
+import { MAX_REGEX_INPUT, regexFailures } from './match/index.js';
 
 export interface TraceEntry {
   rule: string;
@@ -110,6 +110,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   // Command allows: which rules cover which parts of the call's command.
   let cover: string[][] | undefined;
   const coverRules = new Map<string, { cr: CompiledRule; parts: string[] }>();
+  const failedBefore = regexFailures();
 
   for (const cr of indexFor(policy, seam, toolOf(event)).lookup(view)) {
     const r = cr.rule;
@@ -166,6 +167,20 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     diagnostics.push(
       diagnostic('event/input-capped', 'warning', `\`${field}\` is longer than regexes search: only its first ${MAX_REGEX_INPUT} characters were searched`, {
         help: 'a regex cannot match text past the limit; match such input with a command pattern, a glob or `contains`',
+      }),
+    );
+  }
+  if (regexFailures() !== failedBefore) {
+    // A regex that could not run answered "no match", which may hide a deny: fail closed.
+    const effect = seam === 'pre-tool' ? 'deny' : seam === 'prompt' || seam === 'post-tool' ? 'block' : undefined;
+    const reason = 'a regex of the policy could not be evaluated, so the event is refused';
+    if (effect) {
+      hits.push({ rule: '(regex engine)', effect, reason, order: '\uffff' });
+      trace.set('(regex engine)', { rule: '(regex engine)', effect, outcome: 'outranked', reason });
+    }
+    diagnostics.push(
+      diagnostic('event/regex-failed', 'error', `a regex could not be evaluated${effect ? `; the event is refused (${effect})` : ''}`, {
+        help: 'the regex engine failed (for example, it ran out of memory); the rest of the decision cannot be trusted',
       }),
     );
   }

@@ -24,7 +24,7 @@ export {
   type DomainMatcher,
   type UrlMatcher,
 } from './url.js';
-export { checkRegex, compileRegex, regexMatches, MAX_REGEX_INPUT } from './regex.js';
+export { checkRegex, compileRegex, regexFailures, regexMatches, MAX_REGEX_INPUT } from './regex.js';
 
 /** Validates a glob of the given kind; null when it is fine. */
 export function checkGlob(glob: string, kind: GlobKind): MatchError | null {

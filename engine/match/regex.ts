@@ -191,6 +191,7 @@ export function compileRegex(source: string, flags: string): Matcher {
       try {
         plan ??= planOf(source, flags, lookup(source, flags, key));
       } catch {
+        failures++;
         return false;
       }
       return testPlan(plan, source, flags, key, value);
@@ -223,6 +224,16 @@ export function regexMatches(source: string, flags: string, value: string): bool
   return testCached(source, flags, undefined, value);
 }
 
+/**
+ * Tests that failed inside the regex engine (RE2 out of memory, ...) since the process started.
+ * Such a test answers false; an evaluator compares the count before and after an event and fails
+ * closed when it moved, since a false from a failed test is not a real no-match.
+ */
+let failures = 0;
+export function regexFailures(): number {
+  return failures;
+}
+
 function testCached(source: string, flags: string, key: string | undefined, value: string): boolean {
   try {
     if (typeof value !== 'string') return false;
@@ -230,6 +241,7 @@ function testCached(source: string, flags: string, key: string | undefined, valu
     if (entry.re === null) return false;
     return testPlan(planOf(source, flags, entry), source, flags, key, value);
   } catch {
+    failures++;
     return false;
   }
 }
@@ -252,6 +264,7 @@ function testPlan(plan: Plan, source: string, flags: string, key: string | undef
     re.lastIndex = 0;
     return re.test(input);
   } catch {
+    failures++;
     return false;
   }
 }

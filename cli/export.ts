@@ -1,0 +1,57 @@
+/**
+ * `dshpolicy export gemini --policy <file>...`: a policy's pre-tool rules as a Gemini CLI policy
+ * file (TOML), with every rule Gemini cannot say reported at the rule.
+ */
+import { parseArgs } from 'node:util';
+import { exportGeminiPolicy } from '../bridges/index.js';
+import type { Diagnostic } from '../engine/index.js';
+import { format, guard, UsageError, type Io } from './args.js';
+import { loadPolicies } from './policy.js';
+import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
+
+export const EXPORT_HELP = `usage: dshpolicy export gemini --policy <file>... [--format human|json]
+
+Prints the policy's pre-tool deny/ask/allow rules as a Gemini CLI policy file (TOML [[rule]]
+tables: deny at priority 300, ask_user at 200, allow at 100, so the strictest decision wins as it
+does here). A rule Gemini cannot say (paths, URLs, domains, negations, hooks, ...) is left out and
+reported at the rule; one that Gemini would read more narrowly is reported and kept.
+Diagnostics go to stderr; with --format json, stdout is one JSON object
+({"ok", "agent", "toml", "diagnostics"}). Exits 0 when the policy compiles, 1 otherwise.`;
+
+export function exportCommand(argv: string[], io: Io): number {
+  const { values, positionals } = guard(() =>
+    parseArgs({
+      args: argv,
+      options: { policy: { type: 'string', multiple: true }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }),
+  );
+  if (values.help) {
+    io.stdout.write(`${EXPORT_HELP}\n`);
+    return 0;
+  }
+  const fmt = format(values.format, ['human', 'json'], 'human');
+  const [agent, ...extra] = positionals;
+  if (agent === undefined) throw new UsageError('name the agent to export to: `gemini`');
+  if (agent !== 'gemini') throw new UsageError(`cannot export to \`${agent}\`; use \`gemini\` (Claude Code and Codex run dshpolicy as their hook: see \`dshpolicy install\`)`);
+  if (extra.length > 0) throw new UsageError(`export takes one agent, but \`${extra[0]}\` follows \`${agent}\``);
+  const files = values.policy ?? [];
+  if (files.length === 0) throw new UsageError('name the policy with `--policy <file>`');
+
+  const loaded = loadPolicies(files);
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  const exported = loaded.ir ? exportGeminiPolicy(loaded.ir.rules) : undefined;
+  if (exported) diagnostics.push(...exported.diagnostics);
+  const ok = exported !== undefined && !diagnostics.some((d) => d.severity === 'error');
+  if (fmt === 'json') {
+    io.stdout.write(`${JSON.stringify({ ok, agent, toml: exported?.text ?? null, diagnostics })}\n`);
+    return ok ? 0 : 1;
+  }
+  const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
+  const sources = new SourceCache();
+  for (const d of diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+  if (diagnostics.length > 0) io.stderr.write(`${ok ? style.yellow('exported') : style.red('failed')}: ${summarize(diagnostics) || 'notes only'}\n`);
+  if (exported) io.stdout.write(exported.text);
+  return ok ? 0 : 1;
+}
