@@ -7,3 +7,4 @@ export { claudeAnswer, type HookAnswer } from './claude/answer.js';
 export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
 export { readClaudeTurn, type TurnFacts } from './claude/transcript.js';
 export { readCodexTurn } from './codex/rollout.js';
+export { decodeGeminiPayload, geminiAnswer, geminiDeny, geminiToolName, GEMINI_TOOL_EVENT, type GeminiDecoded } from './gemini/hook.js';

@@ -20,6 +20,7 @@ export { compileHooks, EVENT_SEAMS, type CompiledHooks } from './compile.js';
 
 import type { Importer } from '../dsl/index.js';
 import { compileHooks } from './compile.js';
+import { importPermissions } from './permissions.js';
 
 /**
  * Honours `import claude hooks "..."` and `import codex hooks "..."` in policy files: the file is
@@ -31,6 +32,18 @@ export const hooksImporter: Importer = ({ agent, what, path, text }) => {
   const config = loadHooksText(agent, text, path);
   const compiled = compileHooks(config);
   return { rules: compiled.rules, diagnostics: [...config.diagnostics, ...compiled.diagnostics] };
+};
+
+/**
+ * Honours every `import` the bridges know: hooks (above) and other agents' permission languages
+ * (`import claude permissions`, `import codex rules`, `import gemini policy`), whose examples
+ * become the policy's test cases.
+ */
+export const agentImporter: Importer = (req) => {
+  const hooks = hooksImporter(req);
+  if (hooks) return hooks;
+  const imported = importPermissions(req.agent, req.what, req.text, req.path);
+  return imported && { rules: imported.rules, diagnostics: imported.diagnostics, tests: imported.tests };
 };
 export { claudeAnswer, type HookAnswer } from './claude/answer.js';
 export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
@@ -81,4 +94,5 @@ export {
 } from './claude/transcript.js';
 export { readCodexTurn, iterateCodexRollout } from './codex/rollout.js';
 export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';
+export { exportGeminiPolicy, EXPORT_PRIORITY } from './gemini/export.js';
 export { importPermissions, PERMISSION_IMPORTS, type ImportedPolicy, type PermissionImport, type PermissionImportOptions } from './permissions.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The hook's own executable (`dist/hook.cjs claude|codex [...]`): `dshpolicy hook` without the
- * rest of the CLI, so an agent that starts one process per event pays only for deciding it.
+ * The hook's own executable (`dist/hook.cjs claude|codex|gemini [...]`): `dshpolicy hook` without
+ * the rest of the CLI, so an agent that starts one process per event pays only for deciding it.
  */
 import { join } from 'node:path';
 import { lazyRequire } from '../engine/index.js';
@@ -28,6 +28,8 @@ hookCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.std
       return;
     }
     process.stderr.write(`internal error: ${String(err)}\n`);
-    process.exitCode = 70;
+    // Gemini CLI goes ahead when a hook exits with anything but 0 or 2; 2 blocks the call.
+    const gemini = process.argv[2] === 'gemini' && !process.argv.includes('--fail-open');
+    process.exitCode = gemini ? 2 : 70;
   },
 );

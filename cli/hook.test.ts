@@ -155,3 +155,95 @@ describe('dshpolicy hook codex', () => {
     expect((await hook('codex', codexPre('ls'), '--codex-ask', 'maybe')).code).toBe(2);
   });
 });
+
+describe('dshpolicy hook gemini', () => {
+  const geminiPre = (tool: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ session_id: 'g1', transcript_path: '', cwd: dir, hook_event_name: 'BeforeTool', timestamp: '2026-01-01T00:00:00.000Z', tool_name: tool, tool_input: input, ...extra });
+  const shell = (command: string) => geminiPre('run_shell_command', { command });
+
+  beforeEach(() => {
+    delete process.env['GEMINI_PROJECT_DIR'];
+  });
+
+  it('denies and asks with the reason, and prints nothing for an allow or no opinion', async () => {
+    expect(await hook('gemini', shell('rm -rf build'))).toEqual({ code: 0, out: '{"decision":"deny","reason":"never delete recursively"}\n', err: '' });
+    expect(await hook('gemini', shell('git push origin main'))).toEqual({ code: 0, out: '{"decision":"ask","reason":"pushing needs a person"}\n', err: '' });
+    expect(await hook('gemini', shell('ls -la'))).toEqual({ code: 0, out: '', err: '' });
+    expect(await hook('gemini', shell('make build'))).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('decides Gemini CLI\'s tools and MCP tools under dshpolicy\'s names', async () => {
+    const p = file('tools.dshpolicy', [
+      'on pre-tool {',
+      '  deny Read when input.file_path contains ".env" because "no secrets"',
+      '  deny Edit because "no edits"',
+      '  deny mcp__github__* because "no github"',
+      '}',
+      '',
+    ].join('\n'));
+    const run = (payload: string) => runCli(['hook', 'gemini', '--policy', p], payload);
+    expect(JSON.parse((await run(geminiPre('read_file', { file_path: 'app/.env' }))).out)).toEqual({ decision: 'deny', reason: 'no secrets' });
+    expect((await run(geminiPre('read_file', { file_path: 'README.md' }))).out).toBe('');
+    expect(JSON.parse((await run(geminiPre('replace', { file_path: 'a.ts', old_string: 'a', new_string: 'b' }))).out).reason).toBe('no edits');
+    const mcp = geminiPre('mcp_github_create_issue', { title: 't' }, { mcp_context: { server_name: 'github', tool_name: 'create_issue' } });
+    expect(JSON.parse((await run(mcp)).out)).toEqual({ decision: 'deny', reason: 'no github' });
+  });
+
+  it('answers nothing to an event other than BeforeTool', async () => {
+    const agent = JSON.stringify({ session_id: 'g1', transcript_path: '', cwd: dir, hook_event_name: 'BeforeAgent', timestamp: 't', prompt: 'BEGIN RSA PRIVATE KEY' });
+    expect(await hook('gemini', agent)).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('fails closed on a policy that does not compile, naming the place, unless told to fail open', async () => {
+    const broken = file('broken-gemini.dshpolicy', 'on pre-tool {\n  deny Bash command "rm *" because\n}\n');
+    const r = await runCli(['hook', 'gemini', '--policy', broken], shell('ls'));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.decision).toBe('deny');
+    expect(out.reason).toMatch(/^dshpolicy: the policy does not compile: .*broken-gemini\.dshpolicy:\d+:\d+: /);
+    expect(r.err).toContain('the policy does not compile');
+    const open = await runCli(['hook', 'gemini', '--policy', broken, '--fail-open'], shell('ls'));
+    expect(open.code).toBe(0);
+    expect(open.out).toBe('');
+    expect(open.err).toContain('failing open');
+    const missing = await runCli(['hook', 'gemini', '--policy', join(dir, 'nope.dshpolicy')], shell('ls'));
+    expect(JSON.parse(missing.out).reason).toContain('does not exist');
+  });
+
+  it('fails closed on a payload it cannot read', async () => {
+    const noInput = await hook('gemini', JSON.stringify({ hook_event_name: 'BeforeTool', session_id: 'g1', cwd: dir, tool_name: 'read_file' }));
+    expect(noInput.code).toBe(0);
+    expect(JSON.parse(noInput.out)).toEqual({ decision: 'deny', reason: 'dshpolicy: the payload cannot be read: missing field `tool_input`' });
+    const cut = await hook('gemini', '{"hook_event_name": "BeforeTool", "tool_name": ');
+    expect(cut.code).toBe(0);
+    expect(JSON.parse(cut.out).reason).toContain('the payload is not JSON');
+    // no event named: exit 2, which blocks the call with stderr as the reason
+    const garbage = await hook('gemini', 'not json');
+    expect(garbage).toMatchObject({ code: 2, out: '' });
+    expect(garbage.err).toContain('the payload is not JSON');
+    const noEvent = await hook('gemini', JSON.stringify({ tool_name: 'read_file', tool_input: {} }));
+    expect(noEvent).toMatchObject({ code: 2, out: '' });
+    expect(noEvent.err).toContain('missing field `hook_event_name`');
+    const open = await hook('gemini', 'not json', '--fail-open');
+    expect(open).toMatchObject({ code: 0, out: '' });
+    expect(open.err).toContain('failing open');
+  });
+
+  it('finds the policy above GEMINI_PROJECT_DIR, else above the payload\'s cwd', async () => {
+    const project = join(dir, 'gproject');
+    mkdirSync(join(project, '.dshpolicy'), { recursive: true });
+    mkdirSync(join(project, 'src'), { recursive: true });
+    mkdirSync(join(dir, 'gelsewhere'), { recursive: true });
+    writeFileSync(join(project, '.dshpolicy', 'guard.dshpolicy'), 'on pre-tool {\n  deny Bash command "curl *" because "no downloads"\n}\n');
+    const payload = geminiPre('run_shell_command', { command: 'curl https://x.example' }, { cwd: join(project, 'src') });
+    expect(JSON.parse((await runCli(['hook', 'gemini'], payload)).out).reason).toBe('no downloads');
+    process.env['GEMINI_PROJECT_DIR'] = join(dir, 'gelsewhere');
+    expect(await runCli(['hook', 'gemini'], payload)).toEqual({ code: 0, out: '', err: '' });
+  });
+
+  it('rejects an unknown agent', async () => {
+    const r = await runCli(['hook', 'cursor'], shell('ls'));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('unknown agent `cursor`');
+  });
+});

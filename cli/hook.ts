@@ -1,10 +1,11 @@
 /**
- * `dshpolicy hook claude|codex [--policy <file>...]`: dshpolicy as the agent's hook. Reads one
- * event's payload on stdin, decides it with the policy (and any hooks it imports), and answers in
- * the agent's wire protocol on stdout, which carries nothing else. Fails closed: a policy that does
- * not compile, or a payload that cannot be read, denies a tool call and blocks a prompt, naming
- * the problem (`--fail-open` opts out). The stop seam's loop guard holds across the separate hook
- * processes of one session, and `ran` facts come from the session's transcript.
+ * `dshpolicy hook claude|codex|gemini [--policy <file>...]`: dshpolicy as the agent's hook. Reads
+ * one event's payload on stdin, decides it with the policy (and any hooks it imports), and answers
+ * in the agent's wire protocol on stdout, which carries nothing else. Fails closed: a policy that
+ * does not compile, or a payload that cannot be read, denies a tool call and blocks a prompt,
+ * naming the problem (`--fail-open` opts out). The stop seam's loop guard holds across the separate
+ * hook processes of one session, and `ran` facts come from the session's transcript. Gemini CLI is
+ * decided on its `BeforeTool` event only (bridges/gemini/hook.ts).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -20,27 +21,29 @@ import {
   type AnyEvent,
   type Diagnostic,
 } from '../engine/index.js';
-import { claudeAnswer, codexAnswer, readClaudeTurn, readCodexTurn, type HookAnswer } from '../bridges/hook.js';
+import { claudeAnswer, codexAnswer, decodeGeminiPayload, geminiAnswer, geminiDeny, GEMINI_TOOL_EVENT, readClaudeTurn, readCodexTurn, type HookAnswer } from '../bridges/hook.js';
 import { guard, UsageError, type Io } from './args.js';
 import { cacheDir, loadPolicyCached, type LoadCompiler } from './policy-cache.js';
 
-export const HOOK_HELP = `usage: dshpolicy hook claude|codex [--policy <file>...] [--fail-open] [--codex-ask deny|none]
-                      [--state-dir <dir>]
+export const HOOK_HELP = `usage: dshpolicy hook claude|codex|gemini [--policy <file>...] [--fail-open]
+                      [--codex-ask deny|none] [--state-dir <dir>]
 
-Runs as the hook of Claude Code or Codex: reads the event's payload on stdin and answers in that
-agent's protocol on stdout (nothing at all when the policy has no opinion, so the agent's own
-permission flow runs). Without --policy, the policy is every *.dshpolicy file in the nearest
-.dshpolicy/ directory at or above the project directory (CLAUDE_PROJECT_DIR for Claude Code, else
-the payload's cwd). A policy that does not compile or a payload that cannot be read denies tool
-calls and blocks prompts, with the reason; --fail-open lets them through instead. Codex has no
-"ask": --codex-ask deny (the default) denies saying approval is required, none leaves the call to
-Codex's own approval flow. The stop loop guard keeps its count per session in --state-dir
-(default: dshpolicy/stop/ under ~/.claude or $CODEX_HOME).`;
+Runs as the hook of Claude Code, Codex or Gemini CLI: reads the event's payload on stdin and
+answers in that agent's protocol on stdout (nothing at all when the policy has no opinion, so the
+agent's own permission flow runs). Without --policy, the policy is every *.dshpolicy file in the
+nearest .dshpolicy/ directory at or above the project directory (CLAUDE_PROJECT_DIR for Claude
+Code, GEMINI_PROJECT_DIR for Gemini CLI, else the payload's cwd). A policy that does not compile
+or a payload that cannot be read denies tool calls and blocks prompts, with the reason;
+--fail-open lets them through instead. Codex has no "ask": --codex-ask deny (the default) denies
+saying approval is required, none leaves the call to Codex's own approval flow. Gemini CLI is
+answered on its BeforeTool event only: deny and ask are said, allow leaves the call to Gemini
+CLI's own policy. The stop loop guard keeps its count per session in --state-dir (default:
+dshpolicy/stop/ under ~/.claude or $CODEX_HOME).`;
 
 /** Largest payload read; a larger one is unreadable (and fails closed). */
 export const MAX_PAYLOAD = 16 * 1024 * 1024;
 
-export type Agent = 'claude' | 'codex';
+export type Agent = 'claude' | 'codex' | 'gemini';
 
 async function readStdin(io: Io): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -76,7 +79,8 @@ export function discoverPolicies(start: string): { dir?: string; files: string[]
 /** The directory where the stop loop guard keeps its per-session counts. */
 export function stateDir(agent: Agent, env: NodeJS.ProcessEnv = process.env): string {
   const home = env['HOME'] || homedir();
-  const base = agent === 'claude' ? env['CLAUDE_CONFIG_DIR'] || join(home, '.claude') : env['CODEX_HOME'] || join(home, '.codex');
+  const base =
+    agent === 'claude' ? env['CLAUDE_CONFIG_DIR'] || join(home, '.claude') : agent === 'codex' ? env['CODEX_HOME'] || join(home, '.codex') : join(home, '.gemini');
   return join(base, 'dshpolicy', 'stop');
 }
 
@@ -128,6 +132,12 @@ export function failClosed(agent: Agent, eventName: string | undefined, why: str
   const message = `dshpolicy: ${why}`;
   if (failOpen) return { stdout: '', stderr: `${message} (failing open)\n`, exitCode: 0 };
   const json = (v: unknown): HookAnswer => ({ stdout: `${JSON.stringify(v)}\n`, stderr: `${message}\n`, exitCode: 0 });
+  if (agent === 'gemini') {
+    // Gemini CLI goes ahead on an exit code other than 0 and 2: a tool call is denied in JSON, and
+    // a payload naming no event exits 2, which blocks the call with stderr as the reason.
+    if (eventName === GEMINI_TOOL_EVENT) return { ...geminiDeny(message), stderr: `${message}\n` };
+    return { stdout: '', stderr: `${message}\n`, exitCode: eventName === undefined ? 2 : 0 };
+  }
   switch (eventName) {
     case 'PreToolUse':
       return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } });
@@ -142,7 +152,7 @@ export function failClosed(agent: Agent, eventName: string | undefined, why: str
       return { stdout: '', stderr: `${message}\n`, exitCode: 0 };
     case undefined:
       // The event is unknown: exit 2 blocks where an event can block.
-      return { stdout: '', stderr: `${message}\n`, exitCode: agent === 'claude' ? 2 : 2 };
+      return { stdout: '', stderr: `${message}\n`, exitCode: 2 };
     default:
       return { stdout: '', stderr: `${message}\n`, exitCode: 0 };
   }
@@ -166,7 +176,9 @@ export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promi
     return 0;
   }
   const agent = positionals[0];
-  if (agent !== 'claude' && agent !== 'codex') throw new UsageError('name the agent: `dshpolicy hook claude` or `dshpolicy hook codex`');
+  if (agent !== 'claude' && agent !== 'codex' && agent !== 'gemini') {
+    throw new UsageError(agent === undefined ? 'name the agent: `dshpolicy hook claude`, `dshpolicy hook codex` or `dshpolicy hook gemini`' : `unknown agent \`${agent}\`: name \`claude\`, \`codex\` or \`gemini\``);
+  }
   if (positionals.length > 1) throw new UsageError(`unexpected argument \`${positionals[1]}\``);
   const ask = values['codex-ask'] ?? 'deny';
   if (ask !== 'deny' && ask !== 'none') throw new UsageError(`\`--codex-ask\` takes \`deny\` or \`none\`, not \`${ask}\``);
@@ -206,7 +218,8 @@ async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnsw
     policyFor: async (event) => {
       let files = opts.policies ?? [];
       if (files.length === 0) {
-        const start = (agent === 'claude' ? process.env['CLAUDE_PROJECT_DIR'] : undefined) ?? event.cwd ?? process.cwd();
+        const projectDir = agent === 'claude' ? process.env['CLAUDE_PROJECT_DIR'] : agent === 'gemini' ? process.env['GEMINI_PROJECT_DIR'] : undefined;
+        const start = (projectDir || undefined) ?? event.cwd ?? process.cwd();
         files = discoverPolicies(start).files;
         // No policy: no opinion, and the agent goes on as it would without dshpolicy.
         if (files.length === 0) return undefined;
@@ -223,6 +236,7 @@ async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnsw
 
 /** Decides one raw payload and says it in the agent's protocol. Never throws. */
 export async function decidePayload(agent: Agent, raw: string, ctx: DecideContext): Promise<HookAnswer> {
+  if (agent === 'gemini') return decideGemini(raw, ctx);
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -260,7 +274,37 @@ export async function decidePayload(agent: Agent, raw: string, ctx: DecideContex
     ctx.counts.write(session, decision.decision === 'continue' ? (event.continuations ?? 0) + 1 : 0);
   }
   const answer = agent === 'claude' ? claudeAnswer(decision, event) : codexAnswer(decision, event, { ask: ctx.ask });
+  return withProblems(answer, decision);
+}
+
+function withProblems(answer: HookAnswer, decision: AnyDecision): HookAnswer {
   const problems = decision.diagnostics.filter((d) => d.severity !== 'info');
   if (problems.length > 0) answer.stderr += problems.map((d) => `dshpolicy: ${where(d)}\n`).join('');
   return answer;
+}
+
+/**
+ * A Gemini CLI payload: a `BeforeTool` event decided as a pre-tool event, any other event left
+ * alone. Gemini CLI lets a call through when its hook fails, so an unexpected error here is
+ * answered as a deny too.
+ */
+async function decideGemini(raw: string, ctx: DecideContext): Promise<HookAnswer> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    return failClosed('gemini', eventNameOf(raw), `the payload is not JSON: ${(err as Error).message}`, ctx.failOpen);
+  }
+  const decoded = decodeGeminiPayload(value);
+  if (decoded.kind === 'other') return { stdout: '', stderr: '', exitCode: 0 };
+  if (decoded.kind === 'error') return failClosed('gemini', decoded.event, `the payload cannot be read: ${decoded.message}`, ctx.failOpen);
+  try {
+    const policy = await ctx.policyFor(decoded.event);
+    if (policy === undefined) return { stdout: '', stderr: '', exitCode: 0 };
+    if ('error' in policy) return failClosed('gemini', GEMINI_TOOL_EVENT, policy.error, ctx.failOpen);
+    const decision = await evaluateAny(policy, decoded.event, { runner: processHookRunner() });
+    return withProblems(geminiAnswer(decision), decision);
+  } catch (err) {
+    return failClosed('gemini', GEMINI_TOOL_EVENT, `internal error: ${err instanceof Error ? err.message : String(err)}`, ctx.failOpen);
+  }
 }

@@ -17,7 +17,7 @@ commands:
   explain --policy <f>... --event <j>  why the policy decides an event (also --fixtures <f>)
   import <agent> [<what>] <file>       print hooks, permissions, rules files or policies as .dshpolicy
   export gemini --policy <f>...        print a policy's pre-tool rules as a Gemini CLI policy (TOML)
-  hook claude|codex [--policy <f>...]  answer one agent event read on stdin, as the agent's hook
+  hook claude|codex|gemini [--policy]  answer one agent event read on stdin, as the agent's hook
   install claude|codex                 wire \`dshpolicy hook\` into the agent's configuration
   uninstall claude|codex               remove dshpolicy's entries from it again
   serve [--policy <f>...] [--port <n>] answer Claude Code's http hooks from a long-running server

@@ -2,7 +2,7 @@
  * Loading the policies a command was given: `.dshpolicy` source (compiled) or IR JSON (validated).
  */
 import { readFileSync } from 'node:fs';
-import { compileHooks, hooksImporter, loadClaudeHooksText, loadCodexHooksText } from '../bridges/index.js';
+import { agentImporter, compileHooks, loadClaudeHooksText, loadCodexHooksText } from '../bridges/index.js';
 import { compileFiles } from '../dsl/index.js';
 import { compilePolicy, validateIR, type CompiledPolicy, type Diagnostic, type PolicyIR, IR_VERSION } from '../engine/index.js';
 
@@ -61,7 +61,7 @@ export function loadPolicies(files: string[], hooks: HookFiles = {}): LoadedPoli
   const diagnostics: Diagnostic[] = [];
   const parts: PolicyIR[] = [];
   if (sources.length > 0) {
-    const r = compileFiles(sources, { importer: hooksImporter });
+    const r = compileFiles(sources, { importer: agentImporter });
     diagnostics.push(...r.diagnostics);
     if (r.ir) parts.push(r.ir);
   }

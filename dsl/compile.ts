@@ -61,6 +61,7 @@ export const STAGES: readonly CompileStage[] = [
       for (const i of s.imported) {
         ir.sources.push(i.file);
         ir.rules.push(...i.rules);
+        ir.tests.push(...i.tests);
       }
       return { ...s, ir };
     },

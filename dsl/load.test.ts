@@ -171,7 +171,7 @@ describe('imports', () => {
       expect(r.diagnostics[0]).toMatchObject({
         code: 'check/unknown-import',
         message: `\`${agent} ${what}\` is not something that can be imported`,
-        help: 'known imports: `claude hooks`, `codex hooks`',
+        help: 'known imports: `claude hooks`, `codex hooks`, `claude permissions`, `codex rules`, `gemini policy`',
       });
     }
   });

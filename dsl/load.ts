@@ -9,7 +9,7 @@
  * - An include that leads back to a file still being loaded is a cycle: an error at that include.
  */
 import { posix } from 'node:path';
-import { diagnostic, hasErrors, type Diagnostic, type Rule } from '../engine/index.js';
+import { diagnostic, hasErrors, type Diagnostic, type Rule, type TestCase } from '../engine/index.js';
 import type { ImportDecl, IncludeDecl, PolicyFile } from './ast.js';
 import { codeList } from './suggest.js';
 
@@ -38,12 +38,14 @@ export interface ImportRequest {
   text: string;
 }
 
-export type Importer = (req: ImportRequest) => { rules: Rule[]; diagnostics: Diagnostic[] } | undefined;
+export type Importer = (req: ImportRequest) => { rules: Rule[]; diagnostics: Diagnostic[]; tests?: TestCase[] } | undefined;
 
 /** Rules an `import` brought in, and the file they came from. */
 export interface ImportedRules {
   file: string;
   rules: Rule[];
+  /** Examples the imported file carries (Codex's `match` / `not_match`), as test cases. */
+  tests: TestCase[];
 }
 
 export type ParseFn = (text: string, file: string) => { ast: PolicyFile; diagnostics: Diagnostic[] };
@@ -67,6 +69,9 @@ export interface LoadResult {
 export const KNOWN_IMPORTS: readonly { agent: string; what: string }[] = [
   { agent: 'claude', what: 'hooks' },
   { agent: 'codex', what: 'hooks' },
+  { agent: 'claude', what: 'permissions' },
+  { agent: 'codex', what: 'rules' },
+  { agent: 'gemini', what: 'policy' },
 ];
 
 export function normalizePath(path: string): string {
@@ -131,7 +136,7 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
       return;
     }
     diagnostics.push(...result.diagnostics);
-    imported.push({ file: target, rules: result.rules });
+    imported.push({ file: target, rules: result.rules, tests: result.tests ?? [] });
   };
 
   const followInclude = (from: string, include: IncludeDecl): void => {
@@ -181,7 +186,10 @@ function importDiagnostic(item: ImportDecl): Diagnostic {
   if (KNOWN_IMPORTS.some((k) => k.agent === agent && k.what === what)) {
     return diagnostic('check/import-unsupported', 'error', `importing \`${agent} ${what}\` is not supported by this version`, {
       span: item.span,
-      help: `write the hooks as \`run\` rules instead, e.g. \`run Bash hook "./script.sh" dialect ${agent}\``,
+      help:
+        what === 'hooks'
+          ? `write the hooks as \`run\` rules instead, e.g. \`run Bash hook "./script.sh" dialect ${agent}\``
+          : `print the file as rules with \`dshpolicy import ${agent} ${what} <file>\` and include them instead`,
     });
   }
   return diagnostic('check/unknown-import', 'error', `\`${agent} ${what}\` is not something that can be imported`, {
