@@ -17,16 +17,6 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   'function', 'time', 'coproc', '!', '{', '}', '[[',
 ]);
 
-/** True for characters that end an unquoted word (`undefined` is the end of input). */
-export function isMeta(c: string | undefined): boolean {
-  return (
-    c === undefined ||
-    c === ' ' || c === '\t' || c === '\n' ||
-    c === ';' || c === '&' || c === '|' ||
-    c === '(' || c === ')' || c === '<' || c === '>'
-  );
-}
-
 export function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
 }
@@ -44,26 +34,150 @@ export function isSpecialParam(c: string | undefined): boolean {
   return c !== undefined && '@*#?-$!'.includes(c);
 }
 
-const ASSIGNMENT_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?$/;
+interface ReservedWord {
+  readonly word: string;
+  /** The character codes of the word (comparing with these is faster than with the string's). */
+  readonly codes: Uint16Array;
+}
+
+/** Reserved words by the code of their first character (all are ASCII), for lookups without slicing. */
+const RESERVED_BY_FIRST: readonly (readonly ReservedWord[] | null)[] = (() => {
+  const table: (ReservedWord[] | null)[] = [];
+  for (let c = 0; c < 128; c++) table.push(null);
+  for (const word of RESERVED_WORDS) {
+    const codes = Uint16Array.from(word, (ch) => ch.charCodeAt(0));
+    (table[word.charCodeAt(0)] ??= []).push({ word, codes });
+  }
+  return table;
+})();
+
+/**
+ * The reserved word at `pos`, where a command starts: the text up to the next metacharacter must
+ * be a reserved word. Null when there is none.
+ */
+export function reservedWordAtCommand(text: string, pos: number): string | null {
+  const n = text.length;
+  if (pos >= n) return null;
+  const c = text.charCodeAt(pos);
+  const candidates = c < 128 ? RESERVED_BY_FIRST[c]! : null;
+  if (candidates === null) return null;
+  // reserved words have no metacharacters: the text up to the next one is the word
+  // (character codes are read below the length only: reading past it is slow)
+  for (let i = 0; i < candidates.length; i++) {
+    const codes = candidates[i]!.codes;
+    const length = codes.length;
+    if (pos + length > n) continue;
+    let k = 1;
+    while (k < length && text.charCodeAt(pos + k) === codes[k]) k++;
+    if (k === length && (pos + length === n || isMetaCode(text.charCodeAt(pos + length)))) return candidates[i]!.word;
+  }
+  return null;
+}
+
+/**
+ * Length of the redirection operator at `i` (`<<<`, `<<-`, `<<`, `<>`, `<&`, `<`, `>>`, `>|`,
+ * `>&`, `>`), whose first character is `<` or `>`.
+ */
+export function redirectionLength(text: string, i: number): number {
+  const d = codeAt(text, i + 1);
+  if (text.charCodeAt(i) === 60 /* < */) {
+    if (d === 60 /* < */) {
+      const e = codeAt(text, i + 2);
+      return e === 60 /* < */ || e === 45 /* - */ ? 3 : 2;
+    }
+    return d === 62 /* > */ || d === 38 /* & */ ? 2 : 1;
+  }
+  return d === 62 /* > */ || d === 124 /* | */ || d === 38 /* & */ ? 2 : 1;
+}
+
+/**
+ * The character code at `i`, or NaN past the end. Hot loops read below the length only: reading
+ * past it with charCodeAt makes V8 fall back to a slower form of the call.
+ */
+export function codeAt(text: string, i: number): number {
+  return i < text.length ? text.charCodeAt(i) : NaN;
+}
+
+/**
+ * True for the character codes that end an unquoted word: space, tab, newline, `;`, `&`, `|`,
+ * `(`, `)`, `<`, `>`, and NaN (the end of input).
+ */
+export function isMetaCode(c: number): boolean {
+  return (
+    c !== c || c === 32 || c === 9 || c === 10 || c === 59 || c === 38 ||
+    c === 124 || c === 40 || c === 41 || c === 60 || c === 62
+  );
+}
+
+export function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+export function isNameStartCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+export function isNameCharCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (c >= 48 && c <= 57);
+}
+
+/** `$?`, `$#`, `$@`, `$*`, `$-`, `$$`, `$!` */
+export function isSpecialParamCode(c: number): boolean {
+  return c === 64 || c === 42 || c === 35 || c === 63 || c === 45 || c === 36 || c === 33;
+}
+
+/**
+ * Word scanner classes of the ASCII characters: 0 ordinary literal, 1 ends the word
+ * (blank, newline, `;`, `&`, `|`, `)`), 2 starts a construct (`<`, `>`, `(`, `\`, quotes, `$`),
+ * 3 literal that the scanner tracks (`=`, `{`, `}`, `,`, `.`). Other characters are ordinary.
+ */
+export const WORD_CHAR_CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (const c of ' \t\n;&|)') table[c.charCodeAt(0)] = 1;
+  for (const c of '<>(\\\'"`$') table[c.charCodeAt(0)] = 2;
+  for (const c of '={},.') table[c.charCodeAt(0)] = 3;
+  return table;
+})();
+
+/**
+ * True when `text[from, to)` (the unquoted text before a word's first `=`) makes the word an
+ * assignment: `NAME`, `NAME+`, `NAME[...]` or `NAME[...]+`.
+ */
+export function isAssignmentNameRange(text: string, from: number, to: number): boolean {
+  if (from >= to || !isNameStartCode(text.charCodeAt(from))) return false;
+  let i = from + 1;
+  while (i < to && isNameCharCode(text.charCodeAt(i))) i++;
+  if (i < to && text.charCodeAt(i) === 91 /* [ */) {
+    i++;
+    while (i < to && text.charCodeAt(i) !== 93 /* ] */) i++;
+    if (i >= to) return false;
+    i++;
+  }
+  if (i < to && text.charCodeAt(i) === 43 /* + */) i++;
+  return i === to;
+}
 
 /** True when `text` (the unquoted text before a word's first `=`) makes the word an assignment. */
 export function isAssignmentName(text: string): boolean {
-  return ASSIGNMENT_PREFIX.test(text);
+  return isAssignmentNameRange(text, 0, text.length);
 }
 
 /** True when the whole word `NAME=value` is an assignment (for wrapper option parsing). */
 export function isAssignmentWord(value: string): boolean {
   const eq = value.indexOf('=');
-  return eq > 0 && isAssignmentName(value.slice(0, eq));
+  return eq > 0 && isAssignmentNameRange(value, 0, eq);
 }
 
-export function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
+/** Index of the last `/` in `path`, or -1. */
+function lastSlash(path: string): number {
+  let i = path.length - 1;
+  while (i >= 0 && path.charCodeAt(i) !== 47 /* / */) i--;
+  return i;
 }
 
 /** True when `program` is a bare name or lives in one of the system bin directories. */
 export function isTrustedProgramPath(program: string): boolean {
-  const slash = program.lastIndexOf('/');
+  const slash = lastSlash(program);
   if (slash < 0) return true;
   return SYSTEM_BIN_DIRS.has(program.slice(0, slash));
 }

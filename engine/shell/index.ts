@@ -22,10 +22,12 @@
  *   run nothing, so they have no inner view.
  *
  * Layout: chars.ts (character classes, ANSI-C strings), lexer.ts (words, quotes, expansions),
- * parser.ts (lists, keywords, redirections, here-documents), wrappers.ts (views through wrappers,
- * unknowable parts, `bash -c` scripts), pattern.ts (pattern words and matching).
+ * parser.ts (lists, keywords, redirections, here-documents), fast.ts (the same analysis for plain
+ * simple commands, which the parser hands them to), wrappers.ts (views through wrappers,
+ * unknowable parts, `bash -c` scripts), pattern.ts (pattern words and matching). The analysis of
+ * every command line in testdata/golden.jsonl.gz is fixed (golden.test.ts).
  */
-import { Parser } from './parser.js';
+import { parseCommands } from './parser.js';
 import { lexPattern, matchPart, type PatternWord } from './pattern.js';
 import type { CommandAnalysis, CommandPart, CommandPattern, PatternError } from './types.js';
 import { unknowablePart } from './wrappers.js';
@@ -43,7 +45,7 @@ export function analyzeCommand(command: string): CommandAnalysis {
   const text = typeof command === 'string' ? command : String(command);
   try {
     const head = text.length > MAX_COMMAND_LENGTH ? text.slice(0, MAX_COMMAND_LENGTH) : text;
-    const parts = new Parser(head, 0).run();
+    const parts = parseCommands(head, 0);
     if (head.length < text.length) parts.push(unknowablePart(text.slice(MAX_COMMAND_LENGTH), 'command longer than 1 MiB'));
     return { parts };
   } catch {

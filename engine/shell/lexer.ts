@@ -2,8 +2,24 @@
  * Word-level reading of shell text: quotes, escapes, parameter expansions, arithmetic, command and
  * process substitutions. The command-level structure (lists, keywords, redirections, heredocs)
  * lives in parser.ts, which extends this class and supplies the abstract hooks.
+ *
+ * The scanners work on character codes and build values from slices of the source: a run of
+ * literal characters is copied once, when a quote, escape or expansion interrupts it or the word
+ * ends. Character codes are written as numbers with the character in a comment.
  */
-import { decodeAnsiC, isAssignmentName, isDigit, isMeta, isNameChar, isNameStart, isSpecialParam } from './chars.js';
+import {
+  codeAt,
+  decodeAnsiC,
+  isAssignmentName,
+  isAssignmentNameRange,
+  isDigitCode,
+  isMetaCode,
+  isNameCharCode,
+  isNameStartCode,
+  isSpecialParamCode,
+  WORD_CHAR_CLASS,
+} from './chars.js';
+import type { ShellWord } from './types.js';
 
 /** Nesting limit for substitutions, subshells, `bash -c` scripts and similar constructs. */
 export const MAX_SHELL_DEPTH = 16;
@@ -16,25 +32,20 @@ export class ShellSyntaxError {
   ) {}
 }
 
-/** A word as read from the source, before it becomes a public `ShellWord`. */
-export interface RawWord {
-  /** Value after quote removal; expansions are kept as written (`$HOME/bin`). */
-  value: string;
-  dynamic: boolean;
-  /** True when any quoting or escaping was used (matters for heredoc delimiters). */
-  quoted: boolean;
-  /** True for `NAME=value` (and `NAME+=value`, `NAME[i]=value`). */
-  assignment: boolean;
-}
-
-interface Piece {
-  value: string;
-  dynamic: boolean;
+/** `?*+@!`: the characters that make a following `(` an extended glob. */
+function isExtglobCode(c: number): boolean {
+  return c === 63 || c === 42 || c === 43 || c === 64 || c === 33;
 }
 
 export abstract class Lexer {
   pos = 0;
   readonly n: number;
+  /** Set by readWord: any quoting or escaping was used (matters for heredoc delimiters). */
+  protected wordQuoted = false;
+  /** Set by readWord: the word is `NAME=value` (or `NAME+=value`, `NAME[i]=value`). */
+  protected wordAssignment = false;
+  /** Set by readDollar and readDouble: the text just read is dynamic. */
+  protected pieceDynamic = false;
 
   protected constructor(
     readonly src: string,
@@ -61,12 +72,15 @@ export abstract class Lexer {
   /** Skips spaces, tabs and line continuations. */
   protected skipBlanks(): void {
     const src = this.src;
-    while (this.pos < this.n) {
-      const c = src[this.pos];
-      if (c === ' ' || c === '\t') this.pos++;
-      else if (c === '\\' && src[this.pos + 1] === '\n') this.pos += 2;
+    const n = this.n;
+    let pos = this.pos;
+    while (pos < n) {
+      const c = src.charCodeAt(pos);
+      if (c === 32 /* space */ || c === 9 /* tab */) pos++;
+      else if (c === 92 /* \ */ && codeAt(src, pos + 1) === 10 /* newline */) pos += 2;
       else break;
     }
+    this.pos = pos;
   }
 
   protected skipComment(): void {
@@ -76,15 +90,21 @@ export abstract class Lexer {
 
   /** True when a word starts here (process substitutions count as words). */
   protected atWordStart(): boolean {
-    const c = this.src[this.pos];
-    if (c === '<' || c === '>') return this.src[this.pos + 1] === '(';
-    return !isMeta(c);
+    const c = codeAt(this.src, this.pos);
+    if (c === 60 /* < */ || c === 62 /* > */) return codeAt(this.src, this.pos + 1) === 40 /* ( */;
+    return !isMetaCode(c);
   }
 
-  /** Reads one word; `allowArray` permits `name=( ... )`. Always consumes at least one character. */
-  protected readWord(allowArray: boolean): RawWord {
+  /**
+   * Reads one word; `allowArray` permits `name=( ... )`. Always consumes at least one character.
+   * Sets wordQuoted and wordAssignment.
+   */
+  protected readWord(allowArray: boolean): ShellWord {
     const src = this.src;
+    const n = this.n;
     const start = this.pos;
+    let pos = start;
+    let seg = start; // start of the literal run not yet copied into `value`
     let value = '';
     let dynamic = false;
     let quoted = false;
@@ -95,89 +115,113 @@ export abstract class Lexer {
     let literalEnd = -1; // position right after the last unquoted literal character
     let braceDepth = 0;
     let braceList = false;
-    while (this.pos < this.n) {
-      const c = src[this.pos]!;
-      if (c === ' ' || c === '\t' || c === '\n' || c === ';' || c === '&' || c === '|' || c === ')') break;
-      if (c === '<' || c === '>') {
-        if (src[this.pos + 1] !== '(') break;
+    while (pos < n) {
+      const c = src.charCodeAt(pos);
+      const kind = c < 128 ? WORD_CHAR_CLASS[c]! : 0;
+      if (kind === 0) {
+        pos++;
+        literalEnd = pos;
+        continue;
+      }
+      if (kind === 1) break;
+      if (kind === 3) {
+        if (c === 61 /* = */) {
+          if (!sawEquals) {
+            sawEquals = true;
+            if (plain && (value === '' ? isAssignmentNameRange(src, seg, pos) : isAssignmentName(value + src.slice(seg, pos)))) {
+              assignment = true;
+              arrayAt = pos + 1;
+            }
+          }
+        } else if (c === 123 /* { */) {
+          braceDepth++;
+        } else if (braceDepth > 0) {
+          if (c === 44 /* , */ || (c === 46 /* . */ && codeAt(src, pos + 1) === 46)) braceList = true;
+          else if (c === 125 /* } */ && --braceDepth === 0 && braceList) dynamic = true; // brace expansion
+        }
+        pos++;
+        literalEnd = pos;
+        continue;
+      }
+      if (c === 92 /* \ */) {
+        const d = codeAt(src, pos + 1);
+        if (d === 10 /* newline */) {
+          value += src.slice(seg, pos);
+          pos += 2;
+          seg = pos;
+        } else if (d !== d) {
+          pos++; // a backslash at the end of input stays as it is
+        } else {
+          value += src.slice(seg, pos);
+          seg = pos + 1; // the escaped character starts the next run
+          pos += 2;
+          quoted = true;
+          plain = false;
+        }
+        continue;
+      }
+      if (c === 39 /* ' */) {
+        const close = src.indexOf("'", pos + 1);
+        if (close < 0) throw new ShellSyntaxError('unterminated single quote', pos);
+        value += src.slice(seg, pos);
+        seg = pos + 1; // the quoted text is the next run
+        value += src.slice(seg, close);
+        pos = close + 1;
+        seg = pos;
+        quoted = true;
+        plain = false;
+        continue;
+      }
+      if (c === 40 /* ( */) {
+        if (allowArray && arrayAt === pos) {
+          value += src.slice(seg, pos);
+          this.pos = pos;
+          value += this.readArray();
+        } else if (literalEnd === pos && isExtglobCode(src.charCodeAt(pos - 1))) {
+          value += src.slice(seg, pos);
+          this.pos = pos;
+          value += this.readExtglob();
+        } else {
+          break;
+        }
+        pos = seg = this.pos;
+        continue;
+      }
+      if (c === 60 /* < */ || c === 62 /* > */) {
+        if (codeAt(src, pos + 1) !== 40 /* ( */) break;
+        value += src.slice(seg, pos);
+        this.pos = pos;
         value += this.readNested(2, 'unterminated process substitution');
         dynamic = true;
         plain = false;
+        pos = seg = this.pos;
         continue;
       }
-      if (c === '(') {
-        if (allowArray && arrayAt === this.pos) {
-          value += this.readArray();
-          continue;
-        }
-        if (literalEnd === this.pos && '?*+@!'.includes(src[this.pos - 1]!)) {
-          value += this.readExtglob();
-          continue;
-        }
-        break;
-      }
-      if (c === '\\') {
-        const d = src[this.pos + 1];
-        if (d === '\n') {
-          this.pos += 2;
-        } else if (d === undefined) {
-          value += '\\';
-          this.pos++;
-        } else {
-          value += d;
-          quoted = true;
-          plain = false;
-          this.pos += 2;
-        }
-        continue;
-      }
-      if (c === "'") {
-        value += this.readSingle();
+      value += src.slice(seg, pos);
+      this.pos = pos;
+      if (c === 34 /* " */) {
+        value += this.readDouble();
+        if (this.pieceDynamic) dynamic = true;
         quoted = true;
-        plain = false;
-        continue;
-      }
-      if (c === '"') {
-        const p = this.readDouble();
-        value += p.value;
-        dynamic ||= p.dynamic;
-        quoted = true;
-        plain = false;
-        continue;
-      }
-      if (c === '`') {
+      } else if (c === 96 /* ` */) {
         value += this.readBacktick(false);
         dynamic = true;
-        plain = false;
-        continue;
+      } else {
+        // $
+        const d = codeAt(src, pos + 1);
+        if (d === 39 /* ' */ || d === 34 /* " */) quoted = true;
+        value += this.readDollar(false);
+        if (this.pieceDynamic) dynamic = true;
       }
-      if (c === '$') {
-        const d = src[this.pos + 1];
-        if (d === "'" || d === '"') quoted = true;
-        const p = this.readDollar(false);
-        value += p.value;
-        dynamic ||= p.dynamic;
-        plain = false;
-        continue;
-      }
-      if (c === '=' && !sawEquals) {
-        sawEquals = true;
-        if (plain && isAssignmentName(value)) {
-          assignment = true;
-          arrayAt = this.pos + 1;
-        }
-      } else if (c === '{') {
-        braceDepth++;
-      } else if (braceDepth > 0) {
-        if (c === ',' || (c === '.' && src[this.pos + 1] === '.')) braceList = true;
-        else if (c === '}' && --braceDepth === 0 && braceList) dynamic = true; // brace expansion
-      }
-      value += c;
-      this.pos++;
-      literalEnd = this.pos;
+      plain = false;
+      pos = seg = this.pos;
     }
-    if (this.pos === start) this.pos++; // never stall on unexpected input
-    return { value, dynamic, quoted, assignment };
+    value += src.slice(seg, pos);
+    if (pos === start) pos++; // never stall on unexpected input
+    this.pos = pos;
+    this.wordQuoted = quoted;
+    this.wordAssignment = assignment;
+    return { value, dynamic };
   }
 
   protected readSingle(): string {
@@ -188,84 +232,105 @@ export abstract class Lexer {
     return value;
   }
 
-  /** Reads `"..."` starting at the opening quote. */
-  protected readDouble(): Piece {
+  /** Reads `"..."` starting at the opening quote; sets pieceDynamic. */
+  protected readDouble(): string {
     const src = this.src;
+    const n = this.n;
     const start = this.pos;
+    let pos = start + 1;
+    let seg = pos;
     let value = '';
     let dynamic = false;
-    this.pos++;
     for (;;) {
-      if (this.pos >= this.n) throw new ShellSyntaxError('unterminated double quote', start);
-      const c = src[this.pos]!;
-      if (c === '"') {
-        this.pos++;
-        return { value, dynamic };
+      if (pos >= n) throw new ShellSyntaxError('unterminated double quote', start);
+      const c = src.charCodeAt(pos);
+      if (c === 34 /* " */) {
+        value += src.slice(seg, pos);
+        this.pos = pos + 1;
+        this.pieceDynamic = dynamic;
+        return value;
       }
-      if (c === '\\') {
-        const d = src[this.pos + 1];
-        if (d === '$' || d === '`' || d === '"' || d === '\\') {
-          value += d;
-          this.pos += 2;
-        } else if (d === '\n') {
-          this.pos += 2;
+      if (c === 92 /* \ */) {
+        const d = codeAt(src, pos + 1);
+        if (d === 36 /* $ */ || d === 96 /* ` */ || d === 34 /* " */ || d === 92 /* \ */) {
+          value += src.slice(seg, pos);
+          seg = pos + 1;
+          pos += 2;
+        } else if (d === 10 /* newline */) {
+          value += src.slice(seg, pos);
+          pos += 2;
+          seg = pos;
         } else {
-          value += '\\';
-          this.pos++;
+          pos++; // the backslash is kept
         }
-      } else if (c === '$') {
-        const p = this.readDollar(true);
-        value += p.value;
-        dynamic ||= p.dynamic;
-      } else if (c === '`') {
+      } else if (c === 36 /* $ */) {
+        value += src.slice(seg, pos);
+        this.pos = pos;
+        value += this.readDollar(true);
+        if (this.pieceDynamic) dynamic = true;
+        pos = seg = this.pos;
+      } else if (c === 96 /* ` */) {
+        value += src.slice(seg, pos);
+        this.pos = pos;
         value += this.readBacktick(true);
         dynamic = true;
+        pos = seg = this.pos;
       } else {
-        value += c;
-        this.pos++;
+        pos++;
       }
     }
   }
 
-  /** Reads whatever starts with `$` at the current position. */
-  protected readDollar(inDouble: boolean): Piece {
+  /** Reads whatever starts with `$` at the current position; sets pieceDynamic. */
+  protected readDollar(inDouble: boolean): string {
     const src = this.src;
     const start = this.pos;
-    const d = src[start + 1];
-    if (d === "'" && !inDouble) {
+    const d = codeAt(src, start + 1);
+    if (d === 39 /* ' */ && !inDouble) {
       const r = decodeAnsiC(src, start + 2);
       if (r === null) throw new ShellSyntaxError("unterminated `$'` string", start);
       this.pos = r.end;
-      return { value: r.value, dynamic: false };
+      this.pieceDynamic = false;
+      return r.value;
     }
-    if (d === '"' && !inDouble) {
+    if (d === 34 /* " */ && !inDouble) {
       this.pos++;
       return this.readDouble();
     }
-    if (d === '(') {
-      if (src[start + 2] === '(') {
+    if (d === 40 /* ( */) {
+      let value: string | null = null;
+      if (codeAt(src, start + 2) === 40) {
         const close = this.probeArithmetic(start + 3);
         if (close >= 0) {
           this.scanArithmetic(start + 3, close);
           this.pos = Math.max(this.pos, close + 2);
-          return { value: src.slice(start, this.pos), dynamic: true };
+          value = src.slice(start, this.pos);
         }
       }
-      return { value: this.readNested(2, 'unterminated command substitution'), dynamic: true };
+      value ??= this.readNested(2, 'unterminated command substitution');
+      this.pieceDynamic = true;
+      return value;
     }
-    if (d === '{') return { value: this.readParameter(inDouble), dynamic: true };
-    if (isNameStart(d)) {
+    if (d === 123 /* { */) {
+      const value = this.readParameter(inDouble);
+      this.pieceDynamic = true;
+      return value;
+    }
+    if (isNameStartCode(d)) {
       let i = start + 2;
-      while (isNameChar(src[i])) i++;
+      while (isNameCharCode(codeAt(src, i))) i++;
       this.pos = i;
-      return { value: src.slice(start, i), dynamic: true };
+      this.pieceDynamic = true;
+      return src.slice(start, i);
     }
-    if (isDigit(d) || isSpecialParam(d)) {
+    if (isDigitCode(d) || isSpecialParamCode(d)) {
       this.pos = start + 2;
-      return { value: src.slice(start, this.pos), dynamic: true };
+      this.pieceDynamic = true;
+      return src.slice(start, this.pos);
     }
     this.pos++;
-    return { value: '$', dynamic: false };
+    this.pieceDynamic = false;
+    return '$';
   }
 
   /** Reads `$(...)`, `<(...)` or `>(...)`: `openLen` characters open it; returns the source text. */
@@ -286,16 +351,16 @@ export abstract class Lexer {
     this.pos += 2;
     for (;;) {
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated `${`', start);
-      const c = src[this.pos]!;
-      if (c === '}') {
+      const c = src.charCodeAt(this.pos);
+      if (c === 125 /* } */) {
         this.pos++;
         break;
       }
-      if (c === '\\') this.pos += 2;
-      else if (c === "'" && !inDouble) this.readSingle();
-      else if (c === '"') this.readDouble();
-      else if (c === '$') this.readDollar(inDouble);
-      else if (c === '`') this.readBacktick(inDouble);
+      if (c === 92 /* \ */) this.pos += 2;
+      else if (c === 39 /* ' */ && !inDouble) this.readSingle();
+      else if (c === 34 /* " */) this.readDouble();
+      else if (c === 36 /* $ */) this.readDollar(inDouble);
+      else if (c === 96 /* ` */) this.readBacktick(inDouble);
       else this.pos++;
     }
     this.leave();
@@ -305,35 +370,33 @@ export abstract class Lexer {
   /** Reads a backtick substitution and parses its body; returns the source text. */
   protected readBacktick(inDouble: boolean): string {
     const src = this.src;
+    const n = this.n;
     const start = this.pos;
+    let pos = start + 1;
+    let seg = pos;
     let body = '';
-    this.pos++;
     for (;;) {
-      if (this.pos >= this.n) throw new ShellSyntaxError('unterminated backtick', start);
-      const c = src[this.pos]!;
-      if (c === '`') {
-        this.pos++;
+      if (pos >= n) throw new ShellSyntaxError('unterminated backtick', start);
+      const c = src.charCodeAt(pos);
+      if (c === 96 /* ` */) {
+        body += src.slice(seg, pos);
+        pos++;
         break;
       }
-      if (c === '\\') {
-        const d = src[this.pos + 1];
-        if (d === '`' || d === '$' || d === '\\' || (inDouble && d === '"')) {
-          body += d;
-          this.pos += 2;
-        } else if (d === undefined) {
-          body += '\\';
-          this.pos++;
-        } else {
-          body += '\\' + d;
-          this.pos += 2;
+      if (c === 92 /* \ */) {
+        const d = codeAt(src, pos + 1);
+        if (d === 96 /* ` */ || d === 36 /* $ */ || d === 92 /* \ */ || (inDouble && d === 34) /* " */) {
+          body += src.slice(seg, pos);
+          seg = pos + 1;
         }
+        pos += 2; // other escapes are kept with their backslash
       } else {
-        body += c;
-        this.pos++;
+        pos++;
       }
     }
+    this.pos = pos;
     this.addScript(body);
-    return src.slice(start, this.pos);
+    return src.slice(start, pos);
   }
 
   /**
@@ -342,29 +405,30 @@ export abstract class Lexer {
    */
   protected probeArithmetic(from: number): number {
     const src = this.src;
+    const n = this.n;
     let depth = 0;
     let i = from;
-    while (i < this.n) {
-      const c = src[i]!;
-      if (c === '\\') {
+    while (i < n) {
+      const c = src.charCodeAt(i);
+      if (c === 92 /* \ */) {
         i += 2;
         continue;
       }
-      if (c === "'" || c === '`') {
-        const close = src.indexOf(c, i + 1);
+      if (c === 39 /* ' */ || c === 96 /* ` */) {
+        const close = src.indexOf(c === 39 ? "'" : '`', i + 1);
         if (close < 0) return -1;
         i = close + 1;
         continue;
       }
-      if (c === '"') {
+      if (c === 34 /* " */) {
         i++;
-        while (i < this.n && src[i] !== '"') i += src[i] === '\\' ? 2 : 1;
-        if (i >= this.n) return -1;
-      } else if (c === '(') {
+        while (i < n && src.charCodeAt(i) !== 34) i += src.charCodeAt(i) === 92 ? 2 : 1;
+        if (i >= n) return -1;
+      } else if (c === 40 /* ( */) {
         depth++;
-      } else if (c === ')') {
+      } else if (c === 41 /* ) */) {
         if (depth > 0) depth--;
-        else return src[i + 1] === ')' ? i : -1;
+        else return codeAt(src, i + 1) === 41 ? i : -1;
       }
       i++;
     }
@@ -376,16 +440,18 @@ export abstract class Lexer {
     const src = this.src;
     this.pos = from;
     while (this.pos < to) {
-      const c = src[this.pos]!;
-      if (c === '\\') this.pos += 2;
-      else if (c === "'") {
+      const c = src.charCodeAt(this.pos);
+      if (c === 92 /* \ */) this.pos += 2;
+      else if (c === 39 /* ' */) {
         const close = src.indexOf("'", this.pos + 1);
         this.pos = close < 0 ? to : close + 1;
-      } else if (c === '"') this.readDouble();
-      else if (c === '`') this.readBacktick(false);
-      else if (c === '$' && (src[this.pos + 1] === '{' || (src[this.pos + 1] === '(' && src[this.pos + 2] !== '(')))
-        this.readDollar(true);
-      else this.pos++;
+      } else if (c === 34 /* " */) this.readDouble();
+      else if (c === 96 /* ` */) this.readBacktick(false);
+      else if (c === 36 /* $ */) {
+        const d = codeAt(src, this.pos + 1);
+        if (d === 123 /* { */ || (d === 40 /* ( */ && codeAt(src, this.pos + 2) !== 40)) this.readDollar(true);
+        else this.pos++;
+      } else this.pos++;
     }
   }
 
@@ -397,13 +463,13 @@ export abstract class Lexer {
     for (;;) {
       this.skipBlanks();
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated array assignment', start);
-      const c = src[this.pos];
-      if (c === ')') {
+      const c = src.charCodeAt(this.pos);
+      if (c === 41 /* ) */) {
         this.pos++;
         return src.slice(start, this.pos);
       }
-      if (c === '\n') this.consumeNewline();
-      else if (c === '#') this.skipComment();
+      if (c === 10 /* newline */) this.consumeNewline();
+      else if (c === 35 /* # */) this.skipComment();
       else if (this.atWordStart()) this.readWord(false);
       else this.pos++;
     }
@@ -416,14 +482,14 @@ export abstract class Lexer {
     let depth = 0;
     for (;;) {
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated extended glob', start);
-      const c = src[this.pos]!;
-      if (c === '\\') this.pos += 2;
-      else if (c === "'") this.readSingle();
-      else if (c === '"') this.readDouble();
+      const c = src.charCodeAt(this.pos);
+      if (c === 92 /* \ */) this.pos += 2;
+      else if (c === 39 /* ' */) this.readSingle();
+      else if (c === 34 /* " */) this.readDouble();
       else {
         this.pos++;
-        if (c === '(') depth++;
-        else if (c === ')' && --depth === 0) return src.slice(start, this.pos);
+        if (c === 40 /* ( */) depth++;
+        else if (c === 41 /* ) */ && --depth === 0) return src.slice(start, this.pos);
       }
     }
   }

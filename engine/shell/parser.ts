@@ -4,17 +4,30 @@
  * and redirections. Word reading is inherited from Lexer; views, wrappers and `bash -c` scripts are
  * handled by wrappers.ts.
  */
-import { isDigit, isNameChar, isNameStart, RESERVED_WORDS, shown } from './chars.js';
-import { Lexer, MAX_SHELL_DEPTH, ShellSyntaxError, type RawWord } from './lexer.js';
+import {
+  codeAt,
+  isDigitCode,
+  isMetaCode,
+  isNameCharCode,
+  isNameStartCode,
+  redirectionLength,
+  reservedWordAtCommand,
+  shown,
+} from './chars.js';
+import { Lexer, MAX_SHELL_DEPTH, ShellSyntaxError } from './lexer.js';
 import type { CommandPart, ShellWord } from './types.js';
-import { buildParts, unknowablePart } from './wrappers.js';
+import { readSimpleCommands, stopKeyword } from './fast.js';
+import { buildParts, buildPartsInto, unknowablePart, type ScriptParser } from './wrappers.js';
 
-/** Each simple command reserves a slot so that it is listed before the substitutions inside it. */
-type Slot = CommandPart | CommandPart[] | null;
+/**
+ * Each simple command reserves a slot in the output, holding this placeholder while the command is
+ * read, so that it is listed before the substitutions inside it.
+ */
+const SLOT: CommandPart = Object.freeze({ text: '', words: [], views: [], unknowable: null }) as unknown as CommandPart;
 
 interface Frame {
   start: number;
-  words: RawWord[];
+  words: ShellWord[];
   slot: number;
 }
 
@@ -25,23 +38,59 @@ interface PendingHeredoc {
   at: number;
 }
 
-type ListMode = 'top' | 'paren' | 'case';
+/** How parseList ends: at the end of input (top), at `)` (paren), or at `;;`, `;&`, `;;&` or `esac` (case). */
+const TOP = 0;
+const PAREN = 1;
+const CASE = 2;
+type ListMode = typeof TOP | typeof PAREN | typeof CASE;
 
-const REDIRECTION_OPERATORS = ['<<<', '<<-', '<<', '<>', '<&', '<', '>>', '>|', '>&', '>'] as const;
+const NO_PARTS: readonly CommandPart[] = Object.freeze([]);
 
-function isKeywordEnd(c: string | undefined): boolean {
-  return (
-    c === undefined || c === ' ' || c === '\t' || c === '\n' || c === ';' || c === '&' || c === '|' ||
-    c === '(' || c === ')' || c === '<' || c === '>'
-  );
+/** Parses scripts at the depth after its own. */
+class ScriptParserAt implements ScriptParser {
+  constructor(private readonly depth: number) {}
+
+  parseScript(script: string): CommandPart[] {
+    return parseCommands(script, this.depth + 1);
+  }
 }
 
-function toShellWords(words: readonly RawWord[]): ShellWord[] {
-  return words.map((w) => ({ value: w.value, dynamic: w.dynamic }));
+const scriptParsers: ScriptParserAt[] = [];
+for (let d = 0; d <= MAX_SHELL_DEPTH; d++) scriptParsers.push(new ScriptParserAt(d));
+
+/** False while withoutFastPath runs. */
+let fastPath = true;
+
+/** Runs `fn` with the fast path turned off, so that the parser reads everything (for tests). */
+export function withoutFastPath<T>(fn: () => T): T {
+  const saved = fastPath;
+  fastPath = false;
+  try {
+    return fn();
+  } finally {
+    fastPath = saved;
+  }
 }
 
-export class Parser extends Lexer {
-  private readonly out: Slot[] = [];
+/**
+ * The parts of a script at nesting depth `depth`. The fast path reads the leading simple commands;
+ * the parser reads the rest, from the start of the first command the fast path does not read.
+ * Never throws on syntax errors.
+ */
+export function parseCommands(text: string, depth: number): CommandPart[] {
+  const scripts = scriptParsers[depth];
+  if (scripts === undefined || !fastPath) return new Parser(text, depth).run();
+  const parts: CommandPart[] = [];
+  const stop = readSimpleCommands(text, 0, depth, scripts, parts);
+  return stop >= text.length ? parts : new Parser(text, depth).run(stop, parts, true);
+}
+
+export class Parser extends Lexer implements ScriptParser {
+  private out: CommandPart[] = [];
+  /** Where the fast path last stopped: calling it there again would read nothing. */
+  private fastStop = -1;
+  /** Slots reserved in `out` and not yet filled. */
+  private openSlots = 0;
   private frames: Frame[] = [];
   private pending: PendingHeredoc[] = [];
 
@@ -49,43 +98,60 @@ export class Parser extends Lexer {
     super(src, depth);
   }
 
-  /** Parses the whole text as a script. Never throws on syntax errors. */
-  run(): CommandPart[] {
+  /**
+   * Parses the text as a script, from `from` (the start of a command of the top-level list) after
+   * the parts already read before it; `fastStopped` when the fast path stopped at `from`. Never
+   * throws on syntax errors.
+   */
+  run(from = 0, before: CommandPart[] = [], fastStopped = false): CommandPart[] {
+    this.pos = from;
+    this.out = before;
+    if (fastStopped) this.fastStop = from;
     try {
       if (this.depth > MAX_SHELL_DEPTH) throw new ShellSyntaxError('nested too deeply', 0);
-      this.parseList('top', 0, '');
+      this.parseList(TOP, 0, '');
       const open = this.pending[0];
       if (open) throw new ShellSyntaxError(`unterminated here-document \`${shown(open.delimiter)}\``, open.at);
     } catch (e) {
       this.recover(e);
     }
-    return this.flatten();
+    return this.result();
   }
 
   /** Scans the body of a here-document with an unquoted delimiter for substitutions. */
   runHeredocBody(): CommandPart[] {
     try {
       while (this.pos < this.n) {
-        const c = this.src[this.pos];
-        if (c === '\\') this.pos += 2;
-        else if (c === '$') this.readDollar(true);
-        else if (c === '`') this.readBacktick(false);
+        const c = this.src.charCodeAt(this.pos);
+        if (c === 92 /* \ */) this.pos += 2;
+        else if (c === 36 /* $ */) this.readDollar(true);
+        else if (c === 96 /* ` */) this.readBacktick(false);
         else this.pos++;
       }
     } catch (e) {
       this.recover(e);
     }
-    return this.flatten();
+    return this.result();
   }
 
-  private flatten(): CommandPart[] {
-    const parts: CommandPart[] = [];
-    for (const slot of this.out) {
-      if (slot === null) continue;
-      if (Array.isArray(slot)) for (const p of slot) parts.push(p);
-      else parts.push(slot);
+  private result(): CommandPart[] {
+    return this.openSlots === 0 ? this.out : this.out.filter((p) => p !== SLOT);
+  }
+
+  /** Replaces the slot at `slot` by `parts`, moving the entries after it. */
+  private fillSlot(slot: number, parts: readonly CommandPart[]): void {
+    const out = this.out;
+    const length = out.length;
+    const shift = parts.length - 1;
+    if (shift < 0) {
+      for (let k = slot; k < length - 1; k++) out[k] = out[k + 1]!;
+      out.pop();
+    } else {
+      for (let k = 0; k < shift; k++) out.push(SLOT);
+      for (let k = length - 1; k > slot; k--) out[k + shift] = out[k]!;
+      for (let k = 0; k < parts.length; k++) out[slot + k] = parts[k]!;
     }
-    return parts;
+    this.openSlots--;
   }
 
   /** Keeps what was read and adds unknowable parts for the commands that were cut short. */
@@ -93,10 +159,12 @@ export class Parser extends Lexer {
     const reason = e instanceof ShellSyntaxError ? e.reason : 'too complex to analyse';
     const at = e instanceof ShellSyntaxError ? e.at : this.pos;
     let emitted = false;
-    for (const frame of this.frames) {
-      if (frame.words.length === 0) continue;
-      this.out[frame.slot] = this.partsFor(frame.words, this.src.slice(frame.start), reason);
-      emitted = true;
+    // innermost first, so that the slots of the outer commands keep their index
+    for (let k = this.frames.length - 1; k >= 0; k--) {
+      const frame = this.frames[k]!;
+      const parts = frame.words.length === 0 ? NO_PARTS : buildParts(frame.words, this.src.slice(frame.start), reason, this);
+      this.fillSlot(frame.slot, parts);
+      if (frame.words.length > 0) emitted = true;
     }
     if (!emitted) {
       const from = Math.max(0, Math.min(at, this.frames[0]?.start ?? at));
@@ -106,17 +174,17 @@ export class Parser extends Lexer {
     this.pending = [];
   }
 
-  private partsFor(words: readonly RawWord[], text: string, forced: string | null): CommandPart[] {
-    return buildParts(toShellWords(words), text, forced, (script) => new Parser(script, this.depth + 1).run());
+  /** Parses a script (the `-c` text of a shell, `eval` arguments) one level deeper. */
+  parseScript(script: string): CommandPart[] {
+    return parseCommands(script, this.depth + 1);
   }
 
   protected override addScript(text: string): void {
-    const parts = new Parser(text, this.depth + 1).run();
-    if (parts.length > 0) this.out.push(parts);
+    for (const p of parseCommands(text, this.depth + 1)) this.out.push(p);
   }
 
   protected override parseNestedList(openAt: number, reason: string): void {
-    this.parseList('paren', openAt, reason);
+    this.parseList(PAREN, openAt, reason);
   }
 
   protected override consumeNewline(): void {
@@ -128,37 +196,47 @@ export class Parser extends Lexer {
     const src = this.src;
     for (;;) {
       const before = this.pos;
+      let keyword: string | null | undefined; // undefined: not known yet
+      if (mode !== CASE && this.pos !== this.fastStop && this.pending.length === 0 && fastPath) {
+        // the simple commands that follow, if any, through the fast path
+        const scripts = scriptParsers[this.depth];
+        if (scripts !== undefined) {
+          this.pos = this.fastStop = readSimpleCommands(src, this.pos, this.depth, scripts, this.out);
+          if (stopKeyword !== null) keyword = stopKeyword;
+        }
+      }
       this.skipBlanks();
       if (this.pos >= this.n) {
-        if (mode === 'paren') throw new ShellSyntaxError(reason, openAt);
+        if (mode === PAREN) throw new ShellSyntaxError(reason, openAt);
         return;
       }
-      const c = src[this.pos]!;
-      const d = src[this.pos + 1];
-      if (c === '\n') {
+      const c = src.charCodeAt(this.pos);
+      const d = this.pos + 1 < this.n ? src.charCodeAt(this.pos + 1) : NaN;
+      if (c === 10 /* newline */) {
         this.consumeNewline();
-      } else if (c === '#') {
+      } else if (c === 35 /* # */) {
         this.skipComment();
-      } else if (c === ';') {
-        if (mode === 'case' && (d === ';' || d === '&')) {
+      } else if (c === 59 /* ; */) {
+        if (mode === CASE && (d === 59 /* ; */ || d === 38) /* & */) {
           this.pos += 2;
-          if (d === ';' && src[this.pos] === '&') this.pos++;
+          if (d === 59 && codeAt(src, this.pos) === 38) this.pos++;
           return;
         }
         this.pos++;
-      } else if (c === '&' && d !== '>') {
-        this.pos += d === '&' ? 2 : 1;
-      } else if (c === '|') {
-        this.pos += d === '|' || d === '&' ? 2 : 1;
-      } else if (c === ')') {
+      } else if (c === 38 /* & */ && d !== 62 /* > */) {
+        this.pos += d === 38 ? 2 : 1;
+      } else if (c === 124 /* | */) {
+        this.pos += d === 124 || d === 38 ? 2 : 1;
+      } else if (c === 41 /* ) */) {
         this.pos++;
-        if (mode === 'paren') return;
-      } else if (c === '(') {
+        if (mode === PAREN) return;
+      } else if (c === 40 /* ( */) {
         this.parseParenCommand();
       } else {
-        const keyword = this.peekKeyword();
-        if (keyword === 'esac' && mode === 'case') return;
-        if (keyword === null || !this.parseKeyword(keyword)) this.parseSimple();
+        keyword ??= this.peekKeyword();
+        if (keyword === null) this.parseSimple();
+        else if (keyword === 'esac' && mode === CASE) return;
+        else if (!this.parseKeyword(keyword)) this.parseSimple();
       }
       if (this.pos === before) this.pos++; // never stall on unexpected input
     }
@@ -177,24 +255,17 @@ export class Parser extends Lexer {
     }
     this.enter(start);
     this.pos++;
-    this.parseList('paren', start, 'unterminated subshell');
+    this.parseList(PAREN, start, 'unterminated subshell');
     this.leave();
   }
 
   /** The reserved word at the current position, if any. */
   private peekKeyword(): string | null {
-    const src = this.src;
-    let i = this.pos;
-    while (!isKeywordEnd(src[i])) {
-      if (i - this.pos > 8) return null;
-      i++;
-    }
-    const word = src.slice(this.pos, i);
-    return RESERVED_WORDS.has(word) ? word : null;
+    return reservedWordAtCommand(this.src, this.pos);
   }
 
   private peekWord(word: string): boolean {
-    return this.src.startsWith(word, this.pos) && isKeywordEnd(this.src[this.pos + word.length]);
+    return this.src.startsWith(word, this.pos) && isMetaCode(codeAt(this.src, this.pos + word.length));
   }
 
   /** Handles a reserved word at command position; false when it should be read as a command. */
@@ -307,7 +378,7 @@ export class Parser extends Lexer {
         else if (this.atWordStart()) this.readWord(false);
         else this.pos++; // `|` between patterns, or stray operators
       }
-      this.parseList('case', start, reason);
+      this.parseList(CASE, start, reason);
     }
     this.leave();
   }
@@ -339,67 +410,94 @@ export class Parser extends Lexer {
   private parseSimple(): void {
     const src = this.src;
     const frame: Frame = { start: this.pos, words: [], slot: this.out.length };
-    this.out.push(null);
+    this.out.push(SLOT);
+    this.openSlots++;
     this.frames.push(frame);
     let end = this.pos;
     let functionBodyAt = -1;
     for (;;) {
-      this.skipBlanks();
+      let c = codeAt(src, this.pos);
+      if (c === 32 /* space */ || c === 9 /* tab */ || c === 92 /* \ */) {
+        this.skipBlanks();
+        c = codeAt(src, this.pos);
+      }
       if (this.pos >= this.n) break;
-      const c = src[this.pos]!;
-      if (c === '\n' || c === ';' || c === '|' || c === ')') break;
-      if (c === '&' && src[this.pos + 1] !== '>') break;
-      if (c === '(') {
+      if (c === 10 /* newline */ || c === 59 /* ; */ || c === 124 /* | */ || c === 41 /* ) */) break;
+      if (c === 38 /* & */ && codeAt(src, this.pos + 1) !== 62 /* > */) break;
+      if (c === 40 /* ( */) {
         // `name ( )` defines a function: the body that follows is parsed as commands
         if (frame.words.length === 1) functionBodyAt = this.emptyParensEnd();
         break;
       }
-      if (c === '#') {
+      if (c === 35 /* # */) {
         this.skipComment();
         break;
       }
-      if (this.readRedirection()) {
+      // a redirection starts with a digit, `{`, `&`, `<` or `>`
+      if ((isDigitCode(c) || c === 123 || c === 38 || c === 60 || c === 62) && this.readRedirection(c)) {
         end = this.pos;
         continue;
       }
       const word = this.readWord(true);
       end = this.pos;
-      if (frame.words.length === 0 && word.assignment) continue;
+      if (frame.words.length === 0 && this.wordAssignment) continue;
       frame.words.push(word);
     }
     this.frames.pop();
-    if (functionBodyAt >= 0) {
-      this.pos = functionBodyAt;
+    if (functionBodyAt >= 0) this.pos = functionBodyAt;
+    if (functionBodyAt >= 0 || frame.words.length === 0) {
+      this.fillSlot(frame.slot, NO_PARTS);
       return;
     }
-    if (frame.words.length === 0) return;
-    this.out[frame.slot] = this.partsFor(frame.words, src.slice(frame.start, end), null);
+    const text = src.slice(frame.start, end);
+    if (frame.slot === this.out.length - 1) {
+      // nothing was added after the slot: the parts go straight to the end
+      this.out.pop();
+      this.openSlots--;
+      buildPartsInto(this.out, frame.words, text, null, this);
+    } else {
+      this.fillSlot(frame.slot, buildParts(frame.words, text, null, this));
+    }
   }
 
-  /** Reads a redirection and its target at the current position; false when there is none. */
-  private readRedirection(): boolean {
+  /**
+   * Reads a redirection and its target at the current position, whose character code is `first`;
+   * false when there is none.
+   */
+  private readRedirection(first: number): boolean {
     const src = this.src;
     const start = this.pos;
     let i = start;
-    if (isDigit(src[i])) {
-      while (isDigit(src[i])) i++;
-    } else if (src[i] === '{' && isNameStart(src[i + 1])) {
+    if (isDigitCode(first)) {
+      while (isDigitCode(codeAt(src, i))) i++;
+    } else if (first === 123 /* { */ && isNameStartCode(codeAt(src, i + 1))) {
       let j = i + 1;
-      while (isNameChar(src[j])) j++;
-      if (src[j] !== '}') return false;
+      while (isNameCharCode(codeAt(src, j))) j++;
+      if (codeAt(src, j) !== 125 /* } */) return false;
       i = j + 1;
     }
-    const c = src[i];
-    let op: string | undefined;
-    if (c === '&' && i === start && src[i + 1] === '>') op = src[i + 2] === '>' ? '&>>' : '&>';
-    else if ((c === '<' || c === '>') && src[i + 1] !== '(') op = REDIRECTION_OPERATORS.find((o) => src.startsWith(o, i));
-    if (op === undefined) return false;
-    this.pos = i + op.length;
+    const c = codeAt(src, i);
+    let length = 0;
+    let heredoc = false;
+    let stripTabs = false;
+    if (c === 38 /* & */ && i === start && codeAt(src, i + 1) === 62 /* > */) {
+      length = codeAt(src, i + 2) === 62 ? 3 : 2;
+    } else if ((c === 60 /* < */ || c === 62 /* > */) && codeAt(src, i + 1) !== 40 /* ( */) {
+      length = redirectionLength(src, i);
+      if (c === 60 && codeAt(src, i + 1) === 60) {
+        // `<<` or `<<-`, not `<<<`
+        const e = codeAt(src, i + 2);
+        heredoc = e !== 60;
+        stripTabs = e === 45 /* - */;
+      }
+    }
+    if (length === 0) return false;
+    this.pos = i + length;
     this.skipBlanks();
-    if (op === '<<' || op === '<<-') {
+    if (heredoc) {
       if (!this.atWordStart()) throw new ShellSyntaxError('missing here-document delimiter', start);
       const word = this.readWord(false);
-      this.pending.push({ delimiter: word.value, stripTabs: op === '<<-', quoted: word.quoted, at: start });
+      this.pending.push({ delimiter: word.value, stripTabs, quoted: this.wordQuoted, at: start });
     } else if (this.atWordStart()) {
       this.readWord(false); // the target is removed from the words; its substitutions still count
     }
@@ -414,22 +512,22 @@ export class Parser extends Lexer {
     for (const doc of list) {
       const bodyStart = this.pos;
       let bodyEnd = -1;
+      const delimiter = doc.delimiter;
       while (this.pos < this.n) {
         const nl = src.indexOf('\n', this.pos);
         const lineEnd = nl < 0 ? this.n : nl;
-        let line = src.slice(this.pos, lineEnd);
-        if (doc.stripTabs) line = line.replace(/^\t+/, '');
         const lineStart = this.pos;
+        let from = lineStart; // the line without its leading tabs under `<<-`
+        if (doc.stripTabs) while (from < lineEnd && src.charCodeAt(from) === 9 /* tab */) from++;
         this.pos = nl < 0 ? this.n : nl + 1;
-        if (line === doc.delimiter) {
+        if (lineEnd - from === delimiter.length && src.startsWith(delimiter, from)) {
           bodyEnd = lineStart;
           break;
         }
       }
       if (bodyEnd < 0) throw new ShellSyntaxError(`unterminated here-document \`${shown(doc.delimiter)}\``, doc.at);
       if (!doc.quoted && bodyEnd > bodyStart) {
-        const parts = new Parser(src.slice(bodyStart, bodyEnd), this.depth).runHeredocBody();
-        if (parts.length > 0) this.out.push(parts);
+        for (const p of new Parser(src.slice(bodyStart, bodyEnd), this.depth).runHeredocBody()) this.out.push(p);
       }
     }
   }

@@ -3,11 +3,13 @@
  * `timeout`, ...), whether it is unknowable (`eval`, a computed program, `bash -c "$X"`), and the
  * commands it runs itself (the script of `bash -c`, the arguments of `eval`, `find -exec`).
  */
-import { basename, isAssignmentWord, isTrustedProgramPath } from './chars.js';
+import { codeAt, isAssignmentWord, isTrustedProgramPath } from './chars.js';
 import type { CommandPart, CommandView, ShellWord } from './types.js';
 
 /** Parses a script (one level deeper) into parts. */
-export type ScriptParser = (script: string) => CommandPart[];
+export interface ScriptParser {
+  parseScript(script: string): CommandPart[];
+}
 
 /** How many wrappers are looked through before a part is declared unknowable. */
 export const MAX_SHELL_WRAPPERS = 16;
@@ -99,29 +101,131 @@ const WRAPPERS: Readonly<Record<string, OptionSpec>> = {
 };
 
 /** Shells whose `-c` script is parsed as commands. */
-const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'rbash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish']);
+const SHELLS: readonly string[] = ['sh', 'bash', 'rbash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish'];
 
-const FIND_EXEC: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+/** A program name that buildParts treats specially. */
+interface SpecialProgram {
+  readonly name: string;
+  /** Set for the wrappers. */
+  readonly wrapper: OptionSpec | null;
+  /** For the wrappers: the short option letters (ASCII codes) as SHORT_* bits. */
+  readonly short: Uint8Array;
+  readonly kind: 'wrapper' | 'shell' | 'eval' | 'find';
+}
+
+const SHORT_UNKNOWABLE = 1;
+const SHORT_NO_COMMAND = 2;
+const SHORT_WITH_ARG = 4;
+const SHORT_ATTACHED_ARG = 8;
+
+/** The short options of a wrapper as bits by character code. */
+function shortOptions(spec: OptionSpec): Uint8Array {
+  const table = new Uint8Array(128);
+  const mark = (letters: string | undefined, bit: number): void => {
+    for (const ch of letters ?? '') table[ch.charCodeAt(0)]! |= bit;
+  };
+  mark(spec.unknowable?.short, SHORT_UNKNOWABLE);
+  mark(spec.noCommand, SHORT_NO_COMMAND);
+  mark(spec.withArg, SHORT_WITH_ARG);
+  mark(spec.attachedArg, SHORT_ATTACHED_ARG);
+  return table;
+}
+
+/** The special programs by the character code of their last letter. */
+const SPECIAL_BY_LAST: (SpecialProgram[] | undefined)[] = (() => {
+  const table: (SpecialProgram[] | undefined)[] = new Array<SpecialProgram[] | undefined>(128).fill(undefined);
+  const add = (program: SpecialProgram): void => {
+    const c = program.name.charCodeAt(program.name.length - 1);
+    (table[c] ??= []).push(program);
+  };
+  const none = new Uint8Array(128);
+  for (const [name, spec] of Object.entries(WRAPPERS)) add({ name, wrapper: spec, short: shortOptions(spec), kind: 'wrapper' });
+  for (const name of SHELLS) add({ name, wrapper: null, short: none, kind: 'shell' });
+  add({ name: 'eval', wrapper: null, short: none, kind: 'eval' });
+  add({ name: 'find', wrapper: null, short: none, kind: 'find' });
+  return table;
+})();
+
+/** The special program whose name is the basename of `program`, if any. */
+function specialProgram(program: string): SpecialProgram | undefined {
+  const length = program.length;
+  if (length === 0) return undefined;
+  const c = program.charCodeAt(length - 1);
+  const list = c < 128 ? SPECIAL_BY_LAST[c] : undefined;
+  if (list === undefined) return undefined;
+  for (let i = 0; i < list.length; i++) {
+    const special = list[i]!;
+    const name = special.name;
+    // the basename is `name` when the program is `name` or ends with `/name`
+    const at = length - name.length;
+    if (at === 0 ? program === name : at > 0 && program.charCodeAt(at - 1) === 47 /* / */ && program.endsWith(name)) return special;
+  }
+  return undefined;
+}
+
+/** `-exec`, `-execdir`, `-ok` or `-okdir` (the `find` actions that run a command). */
+function isFindExec(v: string): boolean {
+  return v.length >= 3 && v.charCodeAt(0) === 45 /* - */ && (v === '-exec' || v === '-execdir' || v === '-ok' || v === '-okdir');
+}
+
+/** `items` from index `from` on, as a new array. */
+function tail<T>(items: readonly T[], from: number): T[] {
+  const length = items.length - from;
+  if (length > 64) return items.slice(from);
+  // faster than slice for short arrays
+  const out = new Array<T>(length);
+  for (let k = 0; k < length; k++) out[k] = items[from + k]!;
+  return out;
+}
+
+/** `items` followed by `item`, as a new array. */
+function appended<T>(items: readonly T[], item: T): T[] {
+  const out = new Array<T>(items.length + 1);
+  for (let k = 0; k < items.length; k++) out[k] = items[k]!;
+  out[items.length] = item;
+  return out;
+}
+
+/** True for `-` followed by one or more digits (`nice -10`). */
+function isNumericOption(v: string): boolean {
+  if (v.length < 2) return false;
+  for (let k = 1; k < v.length; k++) {
+    const c = v.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 type Stripped = { kind: 'command'; words: ShellWord[] } | { kind: 'none' } | { kind: 'unknowable'; reason: string };
 
 /** Skips a wrapper's options; `words[0]` is the wrapper itself. */
-function stripWrapper(words: readonly ShellWord[], spec: OptionSpec): Stripped {
+function stripWrapper(words: readonly ShellWord[], spec: OptionSpec, short: Uint8Array): Stripped {
   let i = 1;
   let noCommand = false;
   while (i < words.length) {
     const word = words[i]!;
     if (word.dynamic) break; // a computed word may be the command: treated as one
     const v = word.value;
-    if (v === '--') {
-      i++;
+    if (v.length === 0 || v.charCodeAt(0) !== 45 /* - */) {
+      // not an option: an assignment (env, sudo) or the command
+      if (spec.assignments && isAssignmentWord(v)) {
+        i++;
+        continue;
+      }
       break;
     }
-    if (v === '-' && spec.dashOption) {
+    if (v.length === 1) {
+      // `-`: an option of env, else the command
+      if (!spec.dashOption) break;
       i++;
       continue;
     }
-    if (v.startsWith('--') && v.length > 2) {
+    if (v.length === 2 && v.charCodeAt(1) === 45 /* - */) {
+      // `--`
+      i++;
+      break;
+    }
+    if (v.length > 2 && v.charCodeAt(1) === 45 /* - */) {
       const eq = v.indexOf('=');
       const name = v.slice(2, eq < 0 ? undefined : eq);
       if (spec.unknowable?.long.includes(name)) return { kind: 'unknowable', reason: spec.unknowable.reason };
@@ -129,57 +233,76 @@ function stripWrapper(words: readonly ShellWord[], spec: OptionSpec): Stripped {
       i += eq < 0 && spec.longArg?.includes(name) ? 2 : 1;
       continue;
     }
-    if (v.startsWith('-') && v.length > 1) {
-      if (spec.numeric && /^-\d+$/.test(v)) {
-        i++;
-        continue;
-      }
-      let next = 1;
-      for (let j = 1; j < v.length; j++) {
-        const ch = v[j]!;
-        if (spec.unknowable?.short.includes(ch)) return { kind: 'unknowable', reason: spec.unknowable.reason };
-        if (spec.noCommand?.includes(ch)) noCommand = true;
-        if (spec.withArg?.includes(ch)) {
-          if (j === v.length - 1) next = 2;
-          break;
-        }
-        if (spec.attachedArg?.includes(ch)) break;
-      }
-      i += next;
-      continue;
-    }
-    if (spec.assignments && isAssignmentWord(v)) {
+    // short options (`-uroot`, `-n 5`), or `-10` for nice
+    if (spec.numeric && isNumericOption(v)) {
       i++;
       continue;
     }
-    break;
+    let next = 1;
+    for (let j = 1; j < v.length; j++) {
+      const ch = v.charCodeAt(j);
+      const bits = ch < 128 ? short[ch]! : 0;
+      if (bits === 0) continue;
+      if (bits & SHORT_UNKNOWABLE) return { kind: 'unknowable', reason: spec.unknowable!.reason };
+      if (bits & SHORT_NO_COMMAND) noCommand = true;
+      if (bits & SHORT_WITH_ARG) {
+        if (j === v.length - 1) next = 2;
+        break;
+      }
+      if (bits & SHORT_ATTACHED_ARG) break;
+    }
+    i += next;
   }
   if (noCommand) return { kind: 'none' };
   i += spec.operands ?? 0;
-  if (i < words.length) return { kind: 'command', words: words.slice(i) };
+  if (i < words.length) return { kind: 'command', words: tail(words, i) };
   if (spec.defaultCommand !== undefined) return { kind: 'command', words: [{ value: spec.defaultCommand, dynamic: false }] };
   return { kind: 'none' };
 }
 
-/** Views through wrappers, and an unknowable reason met on the way. */
-export function computeViews(words: ShellWord[]): { views: CommandView[]; unknowable: string | null } {
-  const views: CommandView[] = [{ words, wrappers: [], neutral: true }];
+/** The unknowable reason met by the last call of viewsOf. */
+let viewsUnknowable: string | null = null;
+
+/** The special program that starts the last view of the last call of viewsOf, if any. */
+let viewsProgram: SpecialProgram | undefined;
+
+/** Views through wrappers; sets viewsUnknowable and viewsProgram. */
+function viewsOf(words: ShellWord[]): CommandView[] {
+  let current: CommandView = { words, wrappers: [], neutral: true };
+  const views = [current];
+  viewsUnknowable = null;
+  viewsProgram = undefined;
   for (;;) {
-    const current = views[views.length - 1]!;
     const first = current.words[0];
     if (first === undefined || first.dynamic) break;
-    const name = basename(first.value);
-    const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
-    if (spec === undefined) break;
-    if (views.length > MAX_SHELL_WRAPPERS) return { views, unknowable: 'too many nested wrappers' };
-    const stripped = stripWrapper(current.words, spec);
-    if (stripped.kind === 'unknowable') return { views, unknowable: stripped.reason };
+    const program = specialProgram(first.value);
+    viewsProgram = program;
+    if (program === undefined || program.wrapper === null) break;
+    const spec = program.wrapper;
+    const name = program.name;
+    if (views.length > MAX_SHELL_WRAPPERS) {
+      viewsUnknowable = 'too many nested wrappers';
+      break;
+    }
+    const stripped = stripWrapper(current.words, spec, program.short);
+    if (stripped.kind === 'unknowable') {
+      viewsUnknowable = stripped.reason;
+      break;
+    }
     if (stripped.kind === 'none') break;
     // a wrapper run from an arbitrary path (`./nohup`) may be anything: never neutral
     const neutral = current.neutral && spec.neutral && isTrustedProgramPath(first.value);
-    views.push({ words: stripped.words, wrappers: [...current.wrappers, name], neutral });
+    current = { words: stripped.words, wrappers: appended(current.wrappers, name), neutral };
+    views.push(current);
+    viewsProgram = undefined;
   }
-  return { views, unknowable: null };
+  return views;
+}
+
+/** Views through wrappers, and an unknowable reason met on the way. */
+export function computeViews(words: ShellWord[]): { views: CommandView[]; unknowable: string | null } {
+  const views = viewsOf(words);
+  return { views, unknowable: viewsUnknowable };
 }
 
 /** The script word of `bash -c SCRIPT` (options may come first), or null when there is no `-c`. */
@@ -194,17 +317,19 @@ function shellScript(words: readonly ShellWord[]): ShellWord | null {
       i++;
       break;
     }
-    if (v.startsWith('--')) {
+    const first = codeAt(v, 0);
+    if (first === 45 /* - */ && v.charCodeAt(1) === 45) {
       if (v === '--command') return words[i + 1] ?? null; // fish
       if (v.startsWith('--command=')) return { value: v.slice(10), dynamic: false };
       i += v === '--rcfile' || v === '--init-file' ? 2 : 1;
       continue;
     }
-    if ((v.startsWith('-') || v.startsWith('+')) && v.length > 1) {
+    if ((first === 45 /* - */ || first === 43) /* + */ && v.length > 1) {
       let args = 0;
-      for (const ch of v.slice(1)) {
-        if (ch === 'c') hasC = true;
-        else if (ch === 'o' || ch === 'O') args++;
+      for (let k = 1; k < v.length; k++) {
+        const ch = v.charCodeAt(k);
+        if (ch === 99 /* c */) hasC = true;
+        else if (ch === 111 /* o */ || ch === 79 /* O */) args++;
       }
       i += 1 + args;
       continue;
@@ -215,20 +340,22 @@ function shellScript(words: readonly ShellWord[]): ShellWord | null {
 }
 
 function append(target: CommandPart[], parts: readonly CommandPart[]): void {
-  for (const p of parts) target.push(p);
+  for (let i = 0; i < parts.length; i++) target.push(parts[i]!);
 }
+
+const NO_PARTS: readonly CommandPart[] = Object.freeze([]);
 
 function wordsText(words: readonly ShellWord[]): string {
   return words.map((w) => w.value).join(' ');
 }
 
 /** The commands of `find ... -exec CMD ;` (and -execdir, -ok, -okdir). */
-function findExecParts(words: readonly ShellWord[], parseScript: ScriptParser, nest: number): CommandPart[] {
+function findExecParts(words: readonly ShellWord[], parser: ScriptParser, nest: number): CommandPart[] {
   const parts: CommandPart[] = [];
   let i = 1;
   while (i < words.length) {
     const w = words[i]!;
-    if (w.dynamic || !FIND_EXEC.has(w.value)) {
+    if (w.dynamic || !isFindExec(w.value)) {
       i++;
       continue;
     }
@@ -239,7 +366,7 @@ function findExecParts(words: readonly ShellWord[], parseScript: ScriptParser, n
       j++;
     }
     const inner = words.slice(i + 1, j);
-    if (inner.length > 0) append(parts, buildParts(inner, wordsText(inner), null, parseScript, nest + 1));
+    if (inner.length > 0) buildPartsInto(parts, inner, wordsText(inner), null, parser, nest + 1);
     i = j + 1;
   }
   return parts;
@@ -259,36 +386,53 @@ export function buildParts(
   words: ShellWord[],
   text: string,
   forced: string | null,
-  parseScript: ScriptParser,
+  parser: ScriptParser,
   nest = 0,
 ): CommandPart[] {
-  const computed = computeViews(words);
-  const views = computed.views;
-  let unknowable = forced ?? computed.unknowable;
+  const parts: CommandPart[] = [];
+  buildPartsInto(parts, words, text, forced, parser, nest);
+  return parts;
+}
+
+/** buildParts, appending the parts to `target`. */
+export function buildPartsInto(
+  target: CommandPart[],
+  words: ShellWord[],
+  text: string,
+  forced: string | null,
+  parser: ScriptParser,
+  nest = 0,
+): void {
+  const views = viewsOf(words);
+  let unknowable = forced ?? viewsUnknowable;
+  const special = viewsProgram;
   const last = views[views.length - 1]!;
   const program = last.words[0];
-  const extra: CommandPart[] = [];
+  let extra = NO_PARTS;
   if (program !== undefined && program.dynamic) {
     unknowable ??= 'the program name is computed when the command runs';
-  } else if (program !== undefined) {
-    const name = basename(program.value);
-    if (name === 'eval') {
+  } else if (program !== undefined && special !== undefined) {
+    const name = special.name;
+    if (special.kind === 'eval') {
       unknowable ??= '`eval` runs its arguments as shell code';
       const args = last.words.slice(1);
-      if (args.length > 0 && args.every((w) => !w.dynamic)) append(extra, parseScript(wordsText(args)));
-    } else if (SHELLS.has(name)) {
+      if (args.length > 0 && args.every((w) => !w.dynamic)) extra = parser.parseScript(wordsText(args));
+    } else if (special.kind === 'shell') {
       const script = shellScript(last.words);
       if (script !== null && script.dynamic) {
         unknowable ??= `\`${name} -c\` runs a script computed when the command runs`;
       } else if (script !== null) {
-        const inner = parseScript(script.value);
-        if (unknowable === null && last.neutral && isTrustedProgramPath(program.value)) return inner;
-        append(extra, inner);
+        const inner = parser.parseScript(script.value);
+        if (unknowable === null && last.neutral && isTrustedProgramPath(program.value)) {
+          append(target, inner);
+          return;
+        }
+        extra = inner;
       }
-    } else if (name === 'find' && nest < 4) {
-      append(extra, findExecParts(last.words, parseScript, nest));
+    } else if (special.kind === 'find' && nest < 4) {
+      extra = findExecParts(last.words, parser, nest);
     }
   }
-  const part: CommandPart = { text, words, views, unknowable };
-  return extra.length === 0 ? [part] : [part, ...extra];
+  target.push({ text, words, views, unknowable });
+  append(target, extra);
 }
