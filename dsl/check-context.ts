@@ -4,9 +4,6 @@
  * their errors at the offending character when the source allows it.
  */
 import {
-  checkCommandPattern,
-  checkGlob,
-  checkRegex,
   diagnostic,
   positionAt,
   type Diagnostic,
@@ -15,6 +12,8 @@ import {
   type Span,
 } from '../engine/index.js';
 import type { RegexLit, StringLit, ToolPattern, ValueNode } from './ast.js';
+import { commandPatternProblem, globProblem } from './memo.js';
+import { regexProblem } from './regex-valid.js';
 import { deref, type ScopedFile } from './scope.js';
 
 export interface CheckContext {
@@ -123,28 +122,28 @@ export function validateRegex(ctx: CheckContext, node: RegexLit): boolean {
       return false;
     }
   }
-  const problem = checkRegex(node.source, node.flags);
+  const problem = regexProblem(node.source, node.flags);
   if (!problem) return true;
   error(ctx, 'check/invalid-regex', problem.message, spanInRegex(ctx, node, problem.offset), 'regexes use RE2 syntax');
   return false;
 }
 
 export function validateGlob(ctx: CheckContext, node: StringLit, kind: GlobKind): boolean {
-  const problem = checkGlob(node.value, kind);
+  const problem = globProblem(node.value, kind);
   if (!problem) return true;
   error(ctx, 'check/invalid-glob', problem.message, spanInString(ctx, node, problem.offset));
   return false;
 }
 
 export function validateToolGlob(ctx: CheckContext, node: ToolPattern): boolean {
-  const problem = checkGlob(node.name, 'tool');
+  const problem = globProblem(node.name, 'tool');
   if (!problem) return true;
   error(ctx, 'check/invalid-glob', problem.message, spanInString(ctx, node, problem.offset));
   return false;
 }
 
 export function validateCommandPattern(ctx: CheckContext, node: StringLit): boolean {
-  const problem = checkCommandPattern(node.value);
+  const problem = commandPatternProblem(node.value);
   if (!problem) return true;
   error(ctx, 'check/invalid-command-pattern', problem.message, spanInString(ctx, node, problem.offset));
   return false;

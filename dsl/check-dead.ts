@@ -6,9 +6,9 @@
  * of its selectors is also one of the allow's (same kind, same patterns). Whatever else the allow
  * requires only narrows it further. Rules in every loaded file count: order never matters.
  */
-import { SEAM_EFFECTS, SEAMS, compileToolGlob, diagnostic, type Diagnostic, type Seam } from '../engine/index.js';
+import { SEAM_EFFECTS, SEAMS, diagnostic, type Diagnostic, type Seam } from '../engine/index.js';
 import type { RuleNode } from './ast.js';
-import { lowerSelectors } from './lower-expr.js';
+import { Lowered, toolGlob } from './memo.js';
 import type { ScopedFile } from './scope.js';
 import { an } from './suggest.js';
 
@@ -18,12 +18,31 @@ interface Summary {
   tools: readonly string[];
   /** Canonical keys of the selectors. */
   selectors: readonly string[];
+  /** Position among the rules of its seam that take part. */
+  order: number;
+  /** The tool globs, compiled when first needed. */
+  globs?: readonly { test(name: string): boolean }[];
 }
 
 const OUTRANKS_ALLOW = ['deny', 'ask'];
 
 export function checkDeadAllows(files: readonly ScopedFile[]): Diagnostic[] {
-  return findDeadAllows(files).map(({ allow, winner }) => {
+  return deadAllowDiagnostics(findDeadAllows(files));
+}
+
+/** The `allow` rules that `check/dead-allow` reports. */
+export function deadAllowRules(files: readonly ScopedFile[], lowered = new Lowered()): Set<RuleNode> {
+  return new Set(findDeadAllows(files, lowered).map((d) => d.allow.rule));
+}
+
+/** A dead `allow`, and the first strict rule (in order) that always outranks it. */
+export interface DeadAllow {
+  readonly allow: { readonly rule: RuleNode };
+  readonly winner: { readonly rule: RuleNode; readonly effect: string };
+}
+
+export function deadAllowDiagnostics(found: readonly DeadAllow[]): Diagnostic[] {
+  return found.map(({ allow, winner }) => {
     const at = winner.rule.effect.span;
     return diagnostic('check/dead-allow', 'warning', `this \`allow\` never takes effect: ${an(winner.effect)} \`${winner.effect}\` always outranks it`, {
       span: allow.rule.span,
@@ -32,57 +51,76 @@ export function checkDeadAllows(files: readonly ScopedFile[]): Diagnostic[] {
   });
 }
 
-/** The `allow` rules that `check/dead-allow` reports. */
-export function deadAllowRules(files: readonly ScopedFile[]): Set<RuleNode> {
-  return new Set(findDeadAllows(files).map((d) => d.allow.rule));
-}
-
-function findDeadAllows(files: readonly ScopedFile[]): { allow: Summary; winner: Summary }[] {
+export function findDeadAllows(files: readonly ScopedFile[], lowered = new Lowered()): DeadAllow[] {
   const bySeam = new Map<Seam, Summary[]>();
   for (const file of files) {
     for (const item of file.ast.items) {
       if (item.kind !== 'on' || !(SEAMS as readonly string[]).includes(item.seam.name)) continue;
       const seam = item.seam.name as Seam;
-      for (const rule of item.rules) {
+      // (indexed loops: see lint-shadowed.ts)
+      for (let i = 0; i < item.rules.length; i++) {
+        const rule = item.rules[i]!;
         const effect = rule.effect.name;
         if (!(SEAM_EFFECTS[seam] as readonly string[]).includes(effect)) continue;
-        const selectors = lowerSelectors(rule.selectors, file.scope);
+        // Only `allow`s and the strict rules without a condition take part.
+        if (effect !== 'allow' && (rule.when || !OUTRANKS_ALLOW.includes(effect))) continue;
+        const selectors = lowered.selectorsOf(rule, file.scope);
         if (!selectors) continue;
         const keys = selectors.map((s) => {
           const values = s.kind === 'command' ? s.patterns : s.globs;
-          return `${s.kind}:${JSON.stringify([...new Set(values)].sort())}`;
+          return `${s.kind}:${JSON.stringify(values.length < 2 ? values : [...new Set(values)].sort())}`;
         });
-        const list = bySeam.get(seam) ?? [];
-        list.push({ rule, effect, tools: rule.tools.map((t) => t.name), selectors: keys });
-        bySeam.set(seam, list);
+        let list = bySeam.get(seam);
+        if (!list) bySeam.set(seam, (list = []));
+        list.push({ rule, effect, tools: rule.tools.map((t) => t.name), selectors: keys, order: list.length });
       }
     }
   }
 
   const out: { allow: Summary; winner: Summary }[] = [];
   for (const rules of bySeam.values()) {
-    // Strict rules are looked up by the tool they name exactly (a strict rule covers an allow only
-    // if it names the allow's first tool), or, with a glob or no tool list, tried for every allow:
-    // a large policy is not compared pair by pair.
-    const general: Summary[] = [];
-    const byTool = new Map<string, Summary[]>();
-    rules.forEach((r) => {
-      if (!OUTRANKS_ALLOW.includes(r.effect) || r.rule.when) return;
-      if (r.tools.length === 0 || r.tools.some((t) => /[*?[]/.test(t))) general.push(r);
-      else {
-        for (const t of new Set(r.tools)) {
-          const list = byTool.get(t);
-          if (list) list.push(r);
-          else byTool.set(t, [r]);
+    // A strict rule covers an allow only if it names the allow's first tool exactly (or has a glob
+    // or no tool list), and only if its first selector is one of the allow's (or it has none). Strict
+    // rules are looked up by those two keys, so a large policy is not compared pair by pair; each
+    // bucket keeps the rules' order, and the first that outranks the allow, in order, wins.
+    const buckets = new Map<string, Summary[]>();
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i]!;
+      if (!OUTRANKS_ALLOW.includes(r.effect) || r.rule.when) continue;
+      const sel = r.selectors[0] ?? '';
+      const toolKeys = r.tools.length === 0 || r.tools.some((t) => /[*?[]/.test(t)) ? ['*'] : [...new Set(r.tools)].map((t) => `=${t}`);
+      for (const t of toolKeys) {
+        const key = `${t}\u0000${sel}`;
+        const list = buckets.get(key);
+        if (list) list.push(r);
+        else buckets.set(key, [r]);
+      }
+    }
+    if (buckets.size === 0) continue;
+    for (let a = 0; a < rules.length; a++) {
+      const allow = rules[a]!;
+      if (allow.effect !== 'allow') continue;
+      const exactTool = allow.tools.length > 0 && !allow.tools.includes('*') ? `=${allow.tools[0]!}` : undefined;
+      let winner: Summary | undefined;
+      for (let j = 0; j < 2; j++) {
+        const t = j === 0 ? '*' : exactTool;
+        if (t === undefined) break;
+        // selector keys: none (''), then each of the allow's, each once
+        for (let i = -1; i < allow.selectors.length; i++) {
+          const s = i < 0 ? '' : allow.selectors[i]!;
+          if (i >= 0 && allow.selectors.indexOf(s) !== i) continue;
+          const list = buckets.get(`${t}\u0000${s}`);
+          if (!list) continue;
+          for (let k = 0; k < list.length; k++) {
+            const r = list[k]!;
+            if (winner && r.order >= winner.order) break;
+            if (outranks(r, allow)) {
+              winner = r;
+              break;
+            }
+          }
         }
       }
-    });
-    const order = new Map(rules.map((r, i) => [r, i]));
-    for (const allow of rules) {
-      if (allow.effect !== 'allow') continue;
-      const exact = allow.tools.length > 0 && !allow.tools.includes('*') ? (byTool.get(allow.tools[0]!) ?? []) : [];
-      const candidates = exact.length === 0 ? general : [...general, ...exact].sort((a, b) => order.get(a)! - order.get(b)!);
-      const winner = candidates.find((r) => outranks(r, allow));
       if (winner) out.push({ allow, winner });
     }
   }
@@ -92,10 +130,10 @@ function findDeadAllows(files: readonly ScopedFile[]): { allow: Summary; winner:
 function outranks(strict: Summary, allow: Summary): boolean {
   // A strict glob that matches the allow's tool text covers every name that tool names: tool names
   // cannot contain `*`, so each `*` of an allow glob falls inside a `*` of the strict glob.
-  const globs = strict.tools.map(compileToolGlob);
-  const toolsCovered =
-    strict.tools.length === 0 ||
-    strict.tools.includes('*') ||
-    (allow.tools.length > 0 && allow.tools.every((t) => globs.some((g) => g.test(t))));
-  return toolsCovered && strict.selectors.every((s) => allow.selectors.includes(s));
+  if (!(strict.tools.length === 0 || strict.tools.includes('*'))) {
+    if (allow.tools.length === 0) return false;
+    const globs = (strict.globs ??= strict.tools.map(toolGlob));
+    if (!allow.tools.every((t) => globs.some((g) => g.test(t)))) return false;
+  }
+  return strict.selectors.every((s) => allow.selectors.includes(s));
 }

@@ -24,10 +24,6 @@ import {
   SEAM_EFFECTS,
   SHELL_TOOLS,
   TOOL_SEAMS,
-  checkCommandPattern,
-  checkGlob,
-  checkRegex,
-  compileToolGlob,
   diagnostic,
   type Diagnostic,
   type Seam,
@@ -36,22 +32,35 @@ import {
 import type { ExprNode, RegexLit, RuleNode, SelectorNode, StringLit, ToolPattern, ValueNode } from './ast.js';
 import { makeContext, spanInRegex, spanInString, type CheckContext } from './check-context.js';
 import { deadAllowRules } from './check-dead.js';
-import { lowerExpr } from './lower-expr.js';
 import { deref, type ScopedFile } from './scope.js';
 import { codeList } from './suggest.js';
 import { unsatisfiable, type Culprit } from './lint-regex.js';
+import { commandPatternProblem, globProblem, Lowered, toolGlob } from './memo.js';
+import { regexProblem } from './regex-valid.js';
 import { checkShadowed, patternWords, type RuleInfo } from './lint-shadowed.js';
 
-export function checkLints(files: readonly ScopedFile[]): Diagnostic[] {
+/**
+ * `deadAllows`: the rules `check/dead-allow` reports, when the caller already has them; `lowered`:
+ * lowered forms the caller's other checks of these files already made.
+ */
+export function checkLints(files: readonly ScopedFile[], deadAllows?: ReadonlySet<RuleNode>, lowered = new Lowered()): Diagnostic[] {
   const out: Diagnostic[] = [];
   const rules = collectRules(files);
   const dead = new Set<RuleNode>();
+  // One context per file (they all report to `out`).
+  const contexts = new Map<ScopedFile, CheckContext>();
+  const contextOf = (file: ScopedFile): CheckContext => {
+    let ctx = contexts.get(file);
+    if (!ctx) contexts.set(file, (ctx = makeContext(file, out)));
+    return ctx;
+  };
 
-  for (const r of rules) {
-    const ctx = makeContext(r.file, out);
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i]!;
+    const ctx = contextOf(r.file);
     checkToolGlobs(ctx, r.rule.tools);
     if (r.rule.when) {
-      const verdict = evalCondition(r, r.rule.when);
+      const verdict = evalCondition(r, r.rule.when, lowered);
       if (verdict.value === false) {
         dead.add(r.rule);
         out.push(
@@ -84,11 +93,12 @@ export function checkLints(files: readonly ScopedFile[]): Diagnostic[] {
     }
   }
 
-  const reported = deadAllowRules(files);
-  for (const r of checkShadowed(rules, dead, reported, out)) reported.add(r);
-  for (const r of rules) {
+  const reported = new Set(deadAllows ?? deadAllowRules(files, lowered));
+  for (const r of checkShadowed(rules, dead, reported, out, lowered)) reported.add(r);
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i]!;
     if (r.seam !== 'pre-tool' || r.effect !== 'allow') continue;
-    const ctx = makeContext(r.file, out);
+    const ctx = contextOf(r.file);
     if (!reported.has(r.rule) && !dead.has(r.rule)) checkAllowAnyCommand(ctx, r.rule);
     checkNeverAllowed(ctx, r.rule);
   }
@@ -104,7 +114,8 @@ function collectRules(files: readonly ScopedFile[]): RuleInfo[] {
     for (const item of file.ast.items) {
       if (item.kind !== 'on' || !(SEAMS as readonly string[]).includes(item.seam.name)) continue;
       const seam = item.seam.name as Seam;
-      for (const rule of item.rules) {
+      for (let i = 0; i < item.rules.length; i++) {
+        const rule = item.rules[i]!;
         const effect = rule.effect.name;
         if (!(SEAM_EFFECTS[seam] as readonly string[]).includes(effect)) continue;
         out.push({ file, seam, rule, effect, index: out.length });
@@ -149,26 +160,26 @@ const TRUE: Verdict = { value: true };
  * `false`, `in []`, `not`, `and`, `or`, and conjunctions that contradict themselves (`x == 1 and
  * x == 2`, `a and not a`, `tool == "Read"` on a rule of `Bash` only).
  */
-function evalCondition(r: RuleInfo, e: ExprNode): Verdict {
+function evalCondition(r: RuleInfo, e: ExprNode, lw: Lowered): Verdict {
   switch (e.kind) {
     case 'boolexpr':
       return e.value ? TRUE : { value: false, cause: { span: e.span, why: '`false` is never true' } };
     case 'not': {
-      const inner = evalCondition(r, e.arg);
+      const inner = evalCondition(r, e.arg, lw);
       if (inner.value === true) return { value: false, cause: { span: e.span, why: 'what `not` negates is always true' } };
       return inner.value === false ? TRUE : UNKNOWN;
     }
     case 'or': {
-      const all = e.args.map((a) => evalCondition(r, a));
+      const all = e.args.map((a) => evalCondition(r, a, lw));
       if (all.some((v) => v.value === true)) return TRUE;
       if (all.every((v) => v.value === false)) return { value: false, cause: { span: e.span, why: 'each side of `or` is always false' } };
       return UNKNOWN;
     }
     case 'and': {
-      const all = e.args.map((a) => evalCondition(r, a));
+      const all = e.args.map((a) => evalCondition(r, a, lw));
       const falsy = all.find((v) => v.value === false);
       if (falsy) return falsy;
-      const clash = contradiction(r, e.args);
+      const clash = contradiction(r, e.args, lw);
       if (clash) return { value: false, cause: clash };
       return all.every((v) => v.value === true) ? TRUE : UNKNOWN;
     }
@@ -179,7 +190,9 @@ function evalCondition(r: RuleInfo, e: ExprNode): Verdict {
           return { value: false, cause: { span: e.span, why: 'the list is empty, so `in` is never true' } };
         }
       }
-      const clash = contradiction(r, [e]);
+      // One comparison alone contradicts only the rule's tools (an empty `in` list is above).
+      if (e.field.path.length !== 1 || e.field.path[0] !== 'tool') return UNKNOWN;
+      const clash = contradiction(r, [e], lw);
       return clash ? { value: false, cause: clash } : UNKNOWN;
     }
     default:
@@ -221,14 +234,14 @@ interface FieldFacts {
   exists: boolean;
   notExists: boolean;
   /** `tool` on a rule whose tools are plain names: those names. */
-  fromTools?: string;
+  fromTools?: readonly string[];
 }
 
 /**
  * The first conjunct that makes a conjunction impossible: comparisons of one field that no value
  * satisfies together, or a condition and its negation.
  */
-function contradiction(r: RuleInfo, conjuncts: readonly ExprNode[]): Cause | undefined {
+function contradiction(r: RuleInfo, conjuncts: readonly ExprNode[], lw: Lowered): Cause | undefined {
   const facts = new Map<string, FieldFacts>();
   const factsOf = (field: string): FieldFacts => {
     let f = facts.get(field);
@@ -242,14 +255,14 @@ function contradiction(r: RuleInfo, conjuncts: readonly ExprNode[]): Cause | und
   if (TOOL_SEAMS.includes(r.seam) && names.length > 0 && names.every((n) => !n.includes('*'))) {
     const f = factsOf('tool');
     f.allowed = new Set(names.map((n) => JSON.stringify(n)));
-    f.fromTools = codeList(names);
+    f.fromTools = names;
   }
   const seen = new Set<string>();
   for (const c of conjuncts) {
-    const lowered = lowerExpr(c, r.file.scope);
-    if (!lowered) continue;
-    const key = JSON.stringify(lowered);
-    const negated = lowered.op === 'not' ? JSON.stringify(lowered.arg) : JSON.stringify({ op: 'not', arg: lowered });
+    const key = lw.keyOf(c, r.file.scope);
+    if (key === undefined) continue;
+    // `lowerExpr` gives `{op: 'not', arg}` exactly for a `not`, with `arg` the lowered operand.
+    const negated = c.kind === 'not' ? lw.keyOf(c.arg, r.file.scope)! : `{"op":"not","arg":${key}}`;
     if (seen.has(negated)) return { span: c.span, why: 'it contradicts another part of the same `and`' };
     seen.add(key);
 
@@ -276,7 +289,7 @@ function contradiction(r: RuleInfo, conjuncts: readonly ExprNode[]): Cause | und
     if (impossible(f)) {
       const which = code(field);
       const why = f.fromTools && field === 'tool'
-        ? `the rule applies only to ${f.fromTools}, so this comparison of \`tool\` is never true`
+        ? `the rule applies only to ${codeList(f.fromTools)}, so this comparison of \`tool\` is never true`
         : `no value of ${which} satisfies both this and the other comparisons of ${which}`;
       return { span: c.span, why };
     }
@@ -323,8 +336,8 @@ function checkAllowAnyCommand(ctx: CheckContext, rule: RuleNode): void {
       );
       return;
     }
-    if (!tool.name.includes('*') || checkGlob(tool.name, 'tool') !== null) continue;
-    const glob = compileToolGlob(tool.name);
+    if (!tool.name.includes('*') || globProblem(tool.name, 'tool') !== null) continue;
+    const glob = toolGlob(tool.name);
     const shell = ALLOWED_SHELL_TOOLS.find((t) => glob.test(t));
     if (shell) {
       ctx.report(
@@ -356,7 +369,7 @@ function checkNeverAllowed(ctx: CheckContext, rule: RuleNode): void {
   for (const s of rule.selectors) {
     if (s.selector.name !== 'command') continue;
     for (const str of selectorStrings(s, ctx.file)) {
-      if (checkCommandPattern(str.value) !== null) continue;
+      if (commandPatternProblem(str.value) !== null) continue;
       const words = patternWords(str.value);
       if (!words) continue;
       const fixed = words[words.length - 1]!.kind === 'star' ? words.slice(0, -1) : words;
@@ -401,13 +414,13 @@ const AGENT_TOOLS: readonly string[] = [...CLAUDE_CODE_TOOLS, ...CODEX_TOOLS];
 function checkToolGlobs(ctx: CheckContext, tools: readonly ToolPattern[]): void {
   for (const tool of tools) {
     const name = tool.name;
-    if (!name.includes('*') || checkGlob(name, 'tool') !== null) continue;
+    if (!name.includes('*') || globProblem(name, 'tool') !== null) continue;
     // Some MCP tool (`mcp__<server>__<tool>`) may match when the text before the first `*` fits `mcp__`.
     const head = name.slice(0, name.indexOf('*'));
     if (head.startsWith('mcp__') || 'mcp__'.startsWith(head)) continue;
-    const glob = compileToolGlob(name);
+    const glob = toolGlob(name);
     if (AGENT_TOOLS.some((t) => glob.test(t))) continue;
-    const lower = compileToolGlob(name.toLowerCase());
+    const lower = toolGlob(name.toLowerCase());
     const folded = AGENT_TOOLS.filter((t) => lower.test(t.toLowerCase()));
     ctx.report(
       diagnostic('check/unknown-tool-glob', 'warning', `${code(name)} matches no tool of any known agent`, {
@@ -422,8 +435,19 @@ function checkToolGlobs(ctx: CheckContext, tools: readonly ToolPattern[]): void 
 
 function checkPathSelectors(ctx: CheckContext, selectors: readonly SelectorNode[]): void {
   for (const s of selectors) {
-    if (s.selector.name === 'path') for (const str of selectorStrings(s, ctx.file)) checkPathGlobNode(ctx, str);
+    if (s.selector.name !== 'path') continue;
+    // The strings of `selectorStrings`, in its order, without building its list.
+    for (const written of s.values) {
+      const value = deref(written, ctx.file.scope);
+      if (value) checkPathStrings(ctx, value);
+    }
   }
+}
+
+function checkPathStrings(ctx: CheckContext, v: ValueNode): void {
+  if (v.kind === 'string') checkPathGlobNode(ctx, v);
+  else if (v.kind === 'list') for (const item of v.items) checkPathStrings(ctx, item);
+  else if (v.kind === 'object') for (const entry of v.entries) checkPathStrings(ctx, entry.value);
 }
 
 /**
@@ -433,7 +457,8 @@ function checkPathSelectors(ctx: CheckContext, selectors: readonly SelectorNode[
  */
 function checkPathGlobNode(ctx: CheckContext, node: StringLit): void {
   const glob = node.value;
-  if (checkGlob(glob, 'path') !== null) return;
+  // Both problems need a `\`: without one, each segment's literal text is the segment as written.
+  if (!glob.includes('\\') || globProblem(glob, 'path') !== null) return;
   let start = 0;
   let literal = '';
   let wild = false;
@@ -481,7 +506,7 @@ function checkPathGlobNode(ctx: CheckContext, node: StringLit): void {
 // ---------------------------------------------------------------- regexes that never match
 
 function checkRegexSatisfiable(ctx: CheckContext, node: RegexLit): void {
-  if (checkRegex(node.source, node.flags) !== null) return;
+  if (regexProblem(node.source, node.flags) !== null) return;
   const found = unsatisfiable(node.source, node.flags);
   if (!found) return;
   const culprit = found.culprit;

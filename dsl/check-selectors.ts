@@ -74,6 +74,11 @@ export function selectorStrings(ctx: CheckContext, s: SelectorNode): StringLit[]
   const out: StringLit[] = [];
   let ok = true;
   for (const written of s.values) {
+    // A string as written resolves to itself (the common case).
+    if (written.kind === 'string') {
+      out.push(written);
+      continue;
+    }
     const value = resolve(ctx, written);
     if (value === null) {
       ok = false;

@@ -5,18 +5,21 @@
 import { hasErrors, type Diagnostic } from '../engine/index.js';
 import type { ValueNode } from './ast.js';
 import { error, makeContext, validateRegex, type CheckContext } from './check-context.js';
-import { checkDeadAllows } from './check-dead.js';
+import { deadAllowDiagnostics, findDeadAllows } from './check-dead.js';
 import { checkLints } from './check-lints.js';
 import { checkOnBlock } from './check-rules.js';
 import { checkTestBlock } from './check-tests.js';
+import { Lowered } from './memo.js';
 import type { ScopedFile } from './scope.js';
 
 export function checkProgram(files: readonly ScopedFile[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const file of files) checkFile(makeContext(file, out));
-  out.push(...checkDeadAllows(files));
+  const lowered = new Lowered();
+  const dead = findDeadAllows(files, lowered);
+  out.push(...deadAllowDiagnostics(dead));
   // The lints assume a policy that means what it says: they wait until it has no errors.
-  if (!hasErrors(out)) out.push(...checkLints(files));
+  if (!hasErrors(out)) out.push(...checkLints(files, new Set(dead.map((d) => d.allow.rule)), lowered));
   return out;
 }
 

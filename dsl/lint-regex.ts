@@ -48,6 +48,8 @@ export function unsatisfiable(source: string, flags: string): { culprit: Culprit
   } catch {
     return undefined;
   }
+  // With no assertion and no empty class, every path of the automaton can be taken.
+  if (nodes.every((n) => n.t === 'char' && n.mask !== 0)) return undefined;
   if (satisfiable(tree, new Set())) return undefined;
   for (const n of nodes) {
     if (n.t === 'char' && n.mask !== 0) continue;
@@ -59,88 +61,126 @@ export function unsatisfiable(source: string, flags: string): { culprit: Culprit
   return { culprit: undefined };
 }
 
-interface Edge {
-  to: number;
-  kind: 'eps' | 'char' | 'assert';
-  mask?: number;
-  assert?: AssertKind;
-}
+/** The index of each kind of previous character (NL, WORD, OTHER, EDGE) among the four. */
+const PREV_INDEX: Readonly<Record<number, number>> = { [NL]: 0, [WORD]: 1, [OTHER]: 2, [EDGE]: 3 };
+
+/** Edge kinds of the automaton. */
+const EPS = 0;
+const CHAR = 1;
+const ASSERT = 2;
 
 function satisfiable(tree: RNode, neutral: ReadonlySet<number>): boolean {
-  const edges: Edge[][] = [];
-  const state = (): number => edges.push([]) - 1;
-  const link = (from: number, e: Edge): void => {
-    edges[from]!.push(e);
+  // The automaton as flat arrays: each state's edges form a linked list (`head`, `nextEdge`); an
+  // edge has a target, a kind, and a character mask (CHAR) or an assertion (ASSERT).
+  const head: number[] = [];
+  const nextEdge: number[] = [];
+  const edgeTo: number[] = [];
+  const edgeKind: number[] = [];
+  const edgeMask: number[] = [];
+  const edgeAssert: (AssertKind | undefined)[] = [];
+  const state = (): number => head.push(-1) - 1;
+  const link = (from: number, to: number, kind: number, mask = 0, assert?: AssertKind): void => {
+    const e = edgeTo.push(to) - 1;
+    edgeKind.push(kind);
+    edgeMask.push(mask);
+    edgeAssert.push(assert);
+    nextEdge.push(head[from]!);
+    head[from] = e;
   };
-  const build = (n: RNode): [number, number] => {
+  // `build` returns a fragment's start state and leaves its end state here.
+  let end = 0;
+  const build = (n: RNode): number => {
     const s = state();
     switch (n.t) {
       case 'empty':
-        return [s, s];
+        end = s;
+        return s;
       case 'char': {
         const e = state();
-        link(s, { to: e, kind: 'char', mask: neutral.has(n.id) ? ANY_CHAR : n.mask });
-        return [s, e];
+        link(s, e, CHAR, neutral.has(n.id) ? ANY_CHAR : n.mask);
+        end = e;
+        return s;
       }
       case 'assert': {
         const e = state();
-        link(s, neutral.has(n.id) ? { to: e, kind: 'eps' } : { to: e, kind: 'assert', assert: n.kind });
-        return [s, e];
+        if (neutral.has(n.id)) link(s, e, EPS);
+        else link(s, e, ASSERT, 0, n.kind);
+        end = e;
+        return s;
       }
       case 'cat': {
-        let end = s;
+        let last = s;
         for (const item of n.items) {
-          const [a, b] = build(item);
-          link(end, { to: a, kind: 'eps' });
-          end = b;
+          const a = build(item);
+          link(last, a, EPS);
+          last = end;
         }
-        return [s, end];
+        end = last;
+        return s;
       }
       case 'alt': {
         const e = state();
         for (const item of n.items) {
-          const [a, b] = build(item);
-          link(s, { to: a, kind: 'eps' });
-          link(b, { to: e, kind: 'eps' });
+          const a = build(item);
+          link(s, a, EPS);
+          link(end, e, EPS);
         }
-        return [s, e];
+        end = e;
+        return s;
       }
       case 'rep': {
         const e = state();
-        const [a, b] = build(n.item);
-        link(s, { to: a, kind: 'eps' });
-        link(b, { to: a, kind: 'eps' });
-        link(b, { to: e, kind: 'eps' });
-        if (n.min === 0) link(s, { to: e, kind: 'eps' });
-        return [s, e];
+        const a = build(n.item);
+        const b = end;
+        link(s, a, EPS);
+        link(b, a, EPS);
+        link(b, e, EPS);
+        if (n.min === 0) link(s, e, EPS);
+        end = e;
+        return s;
       }
     }
   };
-  const [start, accept] = build(tree);
+  const start = build(tree);
+  const accept = end;
   // A search state: where in the automaton, what the previous character was (EDGE: none, the
   // start of the text), and which next characters (EDGE: the end of the text) the assertions met
-  // since then still allow.
-  const seen = new Set<number>();
-  const queue: [number, number, number][] = [];
+  // since then still allow; packed as `(at * 16 + prev) * 16 + next`. `seen` holds 64 bits per
+  // state: one per (previous character, next characters).
+  const seen = new Uint32Array(head.length * 2);
+  const stack: number[] = [];
   const push = (at: number, prev: number, next: number): void => {
-    const key = (at * 16 + prev) * 16 + next;
-    if (seen.has(key)) return;
-    seen.add(key);
-    queue.push([at, prev, next]);
+    const bit = PREV_INDEX[prev]! * 16 + next;
+    const word = at * 2 + (bit >> 5);
+    const mask = 1 << (bit & 31);
+    if ((seen[word]! & mask) !== 0) return;
+    seen[word] = seen[word]! | mask;
+    stack.push((at * 16 + prev) * 16 + next);
   };
   // A match may start anywhere: after any character, or at the start of the text.
-  for (const prev of [EDGE, NL, WORD, OTHER]) push(start, prev, ANY_NEXT);
-  while (queue.length > 0) {
-    const [at, prev, next] = queue.pop()!;
+  push(start, EDGE, ANY_NEXT);
+  push(start, NL, ANY_NEXT);
+  push(start, WORD, ANY_NEXT);
+  push(start, OTHER, ANY_NEXT);
+  while (stack.length > 0) {
+    const key = stack.pop()!;
+    const next = key & 15;
+    const prev = (key >> 4) & 15;
+    const at = key >> 8;
     // ...and end anywhere: before any character the assertions allow, or at the end of the text.
     if (at === accept && next !== 0) return true;
-    for (const e of edges[at]!) {
-      if (e.kind === 'eps') push(e.to, prev, next);
-      else if (e.kind === 'char') {
-        for (const c of [NL, WORD, OTHER]) if (c & e.mask! & next) push(e.to, c, ANY_NEXT);
+    for (let e = head[at]!; e >= 0; e = nextEdge[e]!) {
+      const to = edgeTo[e]!;
+      const kind = edgeKind[e]!;
+      if (kind === EPS) push(to, prev, next);
+      else if (kind === CHAR) {
+        const m = edgeMask[e]! & next;
+        if (m & NL) push(to, NL, ANY_NEXT);
+        if (m & WORD) push(to, WORD, ANY_NEXT);
+        if (m & OTHER) push(to, OTHER, ANY_NEXT);
       } else {
-        const allowed = assertNext(e.assert!, prev);
-        if (allowed & next) push(e.to, prev, allowed & next);
+        const allowed = assertNext(edgeAssert[e]!, prev);
+        if (allowed & next) push(to, prev, allowed & next);
       }
     }
   }
@@ -240,6 +280,17 @@ function maskOf(r: Ranges, fold: boolean): number {
   return mask;
 }
 
+/** `maskOf` of each ASCII character alone, without and with case folding (-1: not yet known). */
+const ASCII_MASKS = [new Int8Array(128).fill(-1), new Int8Array(128).fill(-1)] as const;
+
+function literalMask(cp: number, fold: boolean): number {
+  if (cp >= 128) return maskOf([[cp, cp]], fold);
+  const table = ASCII_MASKS[fold ? 1 : 0];
+  let mask = table[cp]!;
+  if (mask < 0) table[cp] = mask = maskOf([[cp, cp]], fold);
+  return mask;
+}
+
 class RegexReader {
   private pos = 0;
   private nextId = 0;
@@ -310,7 +361,7 @@ class RegexReader {
   }
 
   private literal(cp: number, flags: Flags, start: number): RNode {
-    return this.char(maskOf([[cp, cp]], flags.i), start);
+    return this.char(literalMask(cp, flags.i), start);
   }
 
   /** One atom, or null for `(?flags)`, which changes `flags` instead. */

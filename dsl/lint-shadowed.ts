@@ -5,10 +5,7 @@
  * domain suffixes, identical path and URL globs), conditions as sets of conjuncts.
  */
 import {
-  checkCommandPattern,
-  checkGlob,
   compileCommandPattern,
-  compileToolGlob,
   diagnostic,
   wordGlobMatch,
   type Diagnostic,
@@ -18,7 +15,7 @@ import {
 } from '../engine/index.js';
 import type { RuleNode } from './ast.js';
 import { REASON_EFFECTS } from './check-rules.js';
-import { lowerExpr, lowerSelectors } from './lower-expr.js';
+import { commandPatternProblem, globProblem, Lowered, toolGlob } from './memo.js';
 import { deref, type ScopedFile } from './scope.js';
 
 /** A rule of a seam, with where it stands. */
@@ -48,30 +45,31 @@ interface Summary {
   info: RuleInfo;
   level: number;
   tools: readonly string[];
-  globs: readonly { test(name: string): boolean }[];
+  /** The tool globs, compiled when first needed. */
+  globs?: readonly { test(name: string): boolean }[];
   selectors: readonly Selector[];
-  /** The canonical form of each conjunct of the `when` condition. */
-  conjuncts: ReadonlySet<string>;
+  /** The canonical form of each conjunct of the `when` condition, each once. */
+  conjuncts: readonly string[];
   /** The reason the rule shows, when its form shows one. */
   reason: string | undefined;
 }
 
-function summarize(r: RuleInfo): Summary | undefined {
+function summarize(r: RuleInfo, lowered: Lowered): Summary | undefined {
   const level = LEVELS[r.seam][r.effect];
   if (level === undefined || r.rule.hook) return undefined;
-  if (r.rule.tools.some((t) => checkGlob(t.name, 'tool') !== null)) return undefined;
-  const selectors = lowerSelectors(r.rule.selectors, r.file.scope);
+  if (r.rule.tools.some((t) => globProblem(t.name, 'tool') !== null)) return undefined;
+  const selectors = lowered.selectorsOf(r.rule, r.file.scope);
   if (!selectors) return undefined;
   for (const s of selectors) {
-    if (s.kind === 'command' ? s.patterns.some((p) => checkCommandPattern(p) !== null) : s.globs.some((g) => checkGlob(g, s.kind) !== null)) {
+    if (s.kind === 'command' ? s.patterns.some((p) => commandPatternProblem(p) !== null) : s.globs.some((g) => globProblem(g, s.kind) !== null)) {
       return undefined;
     }
   }
-  const conjuncts = new Set<string>();
+  let conjuncts: readonly string[] = [];
   if (r.rule.when) {
-    const lowered = lowerExpr(r.rule.when, r.file.scope);
-    if (!lowered) return undefined;
-    for (const c of lowered.op === 'and' ? lowered.args : [lowered]) conjuncts.add(JSON.stringify(c));
+    const keys = lowered.conjunctKeys(r.rule.when, r.file.scope);
+    if (!keys) return undefined;
+    conjuncts = keys.length < 2 ? keys : [...new Set(keys)];
   }
   let reason: string | undefined;
   if (r.rule.because && (REASON_EFFECTS as readonly string[]).includes(r.effect)) {
@@ -80,7 +78,7 @@ function summarize(r: RuleInfo): Summary | undefined {
     reason = value.value;
   }
   const tools = r.rule.tools.map((t) => t.name);
-  return { info: r, level, tools, globs: tools.map(compileToolGlob), selectors, conjuncts, reason };
+  return { info: r, level, tools, selectors, conjuncts, reason };
 }
 
 /**
@@ -88,38 +86,86 @@ function summarize(r: RuleInfo): Summary | undefined {
  * when `c` fires on every event `r` fires on (for an `allow` with a `command` selector: on every
  * call whose parts it covers) and outranks it, or is of its level and shows the same reason.
  */
-export function checkShadowed(rules: readonly RuleInfo[], dead: ReadonlySet<RuleNode>, skip: ReadonlySet<RuleNode>, out: Diagnostic[]): RuleNode[] {
-  const summaries = rules.filter((r) => !dead.has(r.rule)).map(summarize).filter((s): s is Summary => s !== undefined);
+export function checkShadowed(
+  rules: readonly RuleInfo[],
+  dead: ReadonlySet<RuleNode>,
+  skip: ReadonlySet<RuleNode>,
+  out: Diagnostic[],
+  lowered = new Lowered(),
+): RuleNode[] {
+  // Loops over all rules use indexes: they run once per check, mostly before they are optimised,
+  // where `for...of` allocates an iterator result per element.
+  const summaries: Summary[] = [];
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i]!;
+    if (dead.has(r.rule)) continue;
+    const s = summarize(r, lowered);
+    if (s) summaries.push(s);
+  }
   // A rule can only be covered by one whose conjuncts are all its own, whose tools include its
   // first tool, and whose first selector is matched by one of its own (coverSelectorKeys):
-  // candidates are looked up by those keys, so a large policy is not compared pair by pair.
-  const buckets = new Map<string, Summary[]>();
-  const add = (key: string, c: Summary) => {
-    const list = buckets.get(key);
-    if (list) list.push(c);
-    else buckets.set(key, [c]);
-  };
-  for (const c of summaries) {
-    const conj = c.conjuncts.values().next().value ?? '';
-    for (const t of coverToolKeys(c)) for (const w of coverSelectorKeys(c)) add(`${c.info.seam}\u0000${conj}\u0000${t}\u0000${w}`, c);
+  // candidates are looked up by those keys (buckets by seam, then first conjunct, tool key and
+  // selector key), so a large policy is not compared pair by pair.
+  const buckets = new Map<Seam, Map<string, Map<string, Map<string, Summary[]>>>>();
+  for (let i = 0; i < summaries.length; i++) {
+    const c = summaries[i]!;
+    let bySeam = buckets.get(c.info.seam);
+    if (!bySeam) buckets.set(c.info.seam, (bySeam = new Map()));
+    const conj = c.conjuncts[0] ?? '';
+    let byTool = bySeam.get(conj);
+    if (!byTool) bySeam.set(conj, (byTool = new Map()));
+    const selectorKeys = coverSelectorKeys(c);
+    const toolKeys = coverToolKeys(c);
+    for (let j = 0; j < toolKeys.length; j++) {
+      const t = toolKeys[j]!;
+      let bySelector = byTool.get(t);
+      if (!bySelector) byTool.set(t, (bySelector = new Map()));
+      for (let k = 0; k < selectorKeys.length; k++) {
+        const w = selectorKeys[k]!;
+        const list = bySelector.get(w);
+        if (list) list.push(c);
+        else bySelector.set(w, [c]);
+      }
+    }
   }
   const found: RuleNode[] = [];
   let budget = MAX_COVER_TESTS;
-  for (const r of summaries) {
+  for (let ri = 0; ri < summaries.length; ri++) {
+    const r = summaries[ri]!;
     if (skip.has(r.info.rule)) continue;
     let best: Summary | undefined;
-    const toolKeys = r.tools.length === 0 || r.tools.includes('*') ? ['*'] : ['*', `=${r.tools[0]!}`];
-    const commandKeys = lookupSelectorKeys(r);
-    const candidates: Summary[] = [];
-    for (const k of ['', ...r.conjuncts]) {
-      for (const t of toolKeys) for (const w of commandKeys) candidates.push(...(buckets.get(`${r.info.seam}\u0000${k}\u0000${t}\u0000${w}`) ?? []));
+    const bySeam = buckets.get(r.info.seam);
+    // Tool keys `*` and, when the rule names tools (none of them `*`), `=` its first tool.
+    const exactTool = r.tools.length === 0 || r.tools.includes('*') ? undefined : `=${r.tools[0]!}`;
+    let commandKeys: string[] | undefined;
+    let candidates: Summary[] = [];
+    // Conjunct keys: none (''), then each of the rule's.
+    for (let i = -1; i < r.conjuncts.length; i++) {
+      const byTool = bySeam?.get(i < 0 ? '' : r.conjuncts[i]!);
+      if (!byTool) continue;
+      commandKeys ??= lookupSelectorKeys(r);
+      for (let j = 0; j < 2; j++) {
+        const t = j === 0 ? '*' : exactTool;
+        if (t === undefined) break;
+        const bySelector = byTool.get(t);
+        if (!bySelector) continue;
+        for (let k = 0; k < commandKeys.length; k++) {
+          const list = bySelector.get(commandKeys[k]!);
+          if (list) candidates = candidates.length === 0 ? list : candidates.concat(list);
+        }
+      }
     }
-    candidates.sort((a, b) => a.info.index - b.info.index);
+    if (candidates.length > 1) {
+      // In order, each once (a rule found under two keys is tested once).
+      const sorted = [...candidates].sort((a, b) => a.info.index - b.info.index);
+      candidates = sorted.filter((c, k) => k === 0 || c !== sorted[k - 1]);
+    }
     if ((budget -= candidates.length) < 0) {
       out.push(diagnostic('check/lints-incomplete', 'info', 'the policy is too large to look for every shadowed rule; the rest were not checked', { span: r.info.rule.span }));
       break;
     }
-    for (const c of candidates) {
+    for (let k = 0; k < candidates.length; k++) {
+      const c = candidates[k]!;
       if (c === r || c.level < r.level || !covers(c, r)) continue;
       // Restating a rule of another file at its level keeps each file whole: not reported.
       if (c.level === r.level && c.info.file !== r.info.file) continue;
@@ -158,23 +204,26 @@ function coverToolKeys(c: Summary): string[] {
 
 /**
  * The selector keys a coverer is found under, from its first selector (which some selector of
- * a covered rule must match): `any` when it has none; for `command`, each literal first word of its
- * patterns; for `path` and `url`, each glob (a covered rule's glob must be one of them); `*` when it
- * cannot be keyed (a domain, a pattern starting with a glob).
+ * a covered rule must match): `any` when it has none; for `command`, each pattern's key (see
+ * commandKey); for `path` and `url`, each glob (a covered rule's glob must be one of them); for
+ * `domain`, `domain` and each glob, normalised (see domainLookupKeys); `*` when it cannot be keyed
+ * (a pattern starting with a glob).
  */
 function coverSelectorKeys(c: Summary): string[] {
   const sel = c.selectors[0];
   if (!sel) return ['any'];
   if (sel.kind === 'command') {
-    const words = new Set<string>();
+    if (sel.patterns.length === 1) return [commandKey(sel.patterns[0]!) ?? '*'];
+    const keys = new Set<string>();
     for (const p of sel.patterns) {
-      const w = patternWords(p)?.[0];
-      if (!w || w.kind !== 'literal') return ['*'];
-      words.add(`command=${w.value}`);
+      const key = commandKey(p);
+      if (key === undefined) return ['*'];
+      keys.add(key);
     }
-    return [...words];
+    return [...keys];
   }
   if (sel.kind === 'path' || sel.kind === 'url') return [...new Set(sel.globs.map((g) => `${sel.kind}=${g}`))];
+  if (sel.kind === 'domain') return [...new Set(['domain', ...sel.globs.map((g) => `domain=${normDomain(g)}`)])];
   return ['*'];
 }
 
@@ -183,19 +232,52 @@ function lookupSelectorKeys(r: Summary): string[] {
   const keys = ['any', '*'];
   for (const sel of r.selectors) {
     if (sel.kind === 'command') {
-      const w = patternWords(sel.patterns[0] ?? '')?.[0];
-      if (w && w.kind === 'literal') keys.push(`command=${w.value}`);
+      const words = patternWords(sel.patterns[0] ?? '');
+      const first = words?.[0];
+      if (first && first.kind === 'literal') {
+        keys.push(`command=${first.value}`);
+        const second = words![1];
+        if (second && second.kind === 'literal') keys.push(`command=${first.value}\u0000${second.value}`);
+      }
     } else if ((sel.kind === 'path' || sel.kind === 'url') && sel.globs[0] !== undefined) {
       keys.push(`${sel.kind}=${sel.globs[0]}`);
+    } else if (sel.kind === 'domain') {
+      keys.push(...domainLookupKeys(sel.globs[0]));
     }
   }
   return keys;
 }
 
+/**
+ * The key a command pattern of a coverer is found under: its literal first word, with its second
+ * word when that is literal too (a pattern covers another only if each literal word of its own is
+ * the other's word at that place); undefined when its first word is not literal.
+ */
+function commandKey(pattern: string): string | undefined {
+  const words = patternWords(pattern);
+  const first = words?.[0];
+  if (!first || first.kind !== 'literal') return undefined;
+  const second = words![1];
+  return second && second.kind === 'literal' ? `command=${first.value}\u0000${second.value}` : `command=${first.value}`;
+}
+
+/**
+ * The keys of the domain coverers that may cover a domain selector whose first glob is `q`
+ * (domainCovers): `*`, `q` itself, and `*` before each suffix of `q` that starts with `.`. With no
+ * glob at all, every domain coverer (under the key `domain`).
+ */
+function domainLookupKeys(q: string | undefined): string[] {
+  if (q === undefined) return ['domain'];
+  const r = normDomain(q);
+  const keys = ['domain=*', `domain=${r}`];
+  for (let i = r.indexOf('.'); i >= 0; i = r.indexOf('.', i + 1)) keys.push(`domain=*${r.slice(i)}`);
+  return [...new Set(keys)];
+}
+
 function covers(c: Summary, r: Summary): boolean {
   if (c.level < r.level) return false;
   if (c.level === r.level && r.reason !== undefined && r.reason !== c.reason) return false;
-  for (const k of c.conjuncts) if (!r.conjuncts.has(k)) return false;
+  for (const k of c.conjuncts) if (!r.conjuncts.includes(k)) return false;
   if (!toolsCover(c, r.tools)) return false;
   return c.selectors.every((cs) => r.selectors.some((rs) => selectorCovers(cs, rs)));
 }
@@ -208,7 +290,8 @@ function covers(c: Summary, r: Summary): boolean {
 function toolsCover(c: Summary, r: readonly string[]): boolean {
   if (c.tools.length === 0 || c.tools.includes('*')) return true;
   if (r.length === 0) return false;
-  return r.every((t) => c.globs.some((g) => g.test(t)));
+  const globs = (c.globs ??= c.tools.map(toolGlob));
+  return r.every((t) => globs.some((g) => g.test(t)));
 }
 
 /** Whether every value `r` matches, `c` matches too. */
@@ -222,13 +305,14 @@ function selectorCovers(c: Selector, r: Selector): boolean {
   return r.globs.every((q) => c.globs.includes(q));
 }
 
+function normDomain(g: string): string {
+  const lower = g.toLowerCase();
+  return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
 function domainCovers(p: string, q: string): boolean {
-  const norm = (g: string): string => {
-    const lower = g.toLowerCase();
-    return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
-  };
-  const c = norm(p);
-  const r = norm(q);
+  const c = normDomain(p);
+  const r = normDomain(q);
   if (c === '*' || c === r) return true;
   if (!c.startsWith('*.') || r === '*') return false;
   // `*.example.com` matches the hosts that end in `.example.com`.

@@ -18,19 +18,29 @@ export function lowerTools(tools: readonly ToolPattern[]): string[] {
 /** The strings a selector value comes to (lists flattened); undefined for anything else. */
 export function selectorValues(values: readonly ValueNode[], scope: FileScope): string[] | undefined {
   const out: string[] = [];
-  const walk = (node: ValueNode): boolean => {
-    if (node.kind === 'string') {
-      out.push(node.value);
-      return true;
-    }
-    if (node.kind === 'list') return node.items.every(walk);
-    return false;
-  };
   for (const written of values) {
+    // A string as written needs no lookup (the common case).
+    if (written.kind === 'string') {
+      out.push(written.value);
+      continue;
+    }
     const value = deref(written, scope);
-    if (value === null || !walk(value)) return undefined;
+    if (value === null || !collectStrings(value, out)) return undefined;
   }
   return out;
+}
+
+/** Adds the strings of `node` (lists flattened) to `out`; false when it holds anything else. */
+function collectStrings(node: ValueNode, out: string[]): boolean {
+  if (node.kind === 'string') {
+    out.push(node.value);
+    return true;
+  }
+  if (node.kind === 'list') {
+    for (const item of node.items) if (!collectStrings(item, out)) return false;
+    return true;
+  }
+  return false;
 }
 
 export function lowerSelector(s: SelectorNode, scope: FileScope): Selector | undefined {

@@ -55,8 +55,12 @@ function newInstance(): Instance {
   return { parser: new PolicyParser(context), context, busy: false };
 }
 
-/** The parser, built once; a parse started from inside another (through `onItem`) gets its own. */
-const shared = newInstance();
+/**
+ * The parser, built once, at the first parse (building it takes tens of milliseconds, which a
+ * process that never parses need not pay); a parse started from inside another (through
+ * `onItem`) gets its own.
+ */
+let shared: Instance | undefined;
 
 export interface ParseOptions {
   /**
@@ -88,19 +92,13 @@ export function parse(text: string, file: string, options: ParseOptions = {}): P
   let cst: FileCst | undefined;
   let tokens: IToken[] = [];
   let tokenCount = 0;
-  const instance = shared.busy ? newInstance() : shared;
+  const instance = shared === undefined ? (shared = newInstance()) : shared.busy ? newInstance() : shared;
   const { parser, context } = instance;
   instance.busy = true;
   try {
-    const lexed = T.policyLexer.tokenize(text);
-    for (const err of lexed.errors) diagnostics.push(lexDiagnostic(err.offset, err.length, source));
-    for (const bad of (lexed.groups['invalid'] as IToken[] | undefined) ?? []) {
-      diagnostics.push(lexDiagnostic(bad.startOffset, bad.image.length, source));
-    }
-    comments = (lexed.groups['comments'] as IToken[] | undefined) ?? [];
-    for (const c of comments) setEnd(c);
-    checkLiterals(lexed.tokens, source, diagnostics);
-    const nested = limitNesting(lexed.tokens, source, diagnostics);
+    const lexed = lexPolicy(text, source, diagnostics);
+    comments = lexed.comments;
+    const nested = lexed.nested;
     tokens = nested.tokens;
     tokenCount = tokens.length;
 
@@ -136,6 +134,30 @@ export function parse(text: string, file: string, options: ParseOptions = {}): P
     instance.busy = false;
   }
   return { cst, diagnostics: capDiagnostics(diagnostics), comments, source };
+}
+
+export interface LexResult {
+  /** The tokens the parser reads (brackets nested too deep dropped). */
+  tokens: IToken[];
+  comments: IToken[];
+  nested: Nested;
+}
+
+/**
+ * The lexing steps of `parse`: the tokens, with every problem found before parsing (characters
+ * that start no token, bad literals, nesting too deep) added to `diagnostics`.
+ */
+export function lexPolicy(text: string, source: SourceText, diagnostics: Diagnostic[]): LexResult {
+  const lexed = T.policyLexer.tokenize(text);
+  for (const err of lexed.errors) diagnostics.push(lexDiagnostic(err.offset, err.length, source));
+  for (const bad of (lexed.groups['invalid'] as IToken[] | undefined) ?? []) {
+    diagnostics.push(lexDiagnostic(bad.startOffset, bad.image.length, source));
+  }
+  const comments = (lexed.groups['comments'] as IToken[] | undefined) ?? [];
+  for (const c of comments) setEnd(c);
+  checkLiterals(lexed.tokens, source, diagnostics);
+  const nested = limitNesting(lexed.tokens, source, diagnostics);
+  return { tokens: nested.tokens, comments, nested };
 }
 
 /**
@@ -245,7 +267,7 @@ function checkLiterals(tokens: IToken[], source: SourceText, out: Diagnostic[]):
   }
 }
 
-interface Nested {
+export interface Nested {
   tokens: IToken[];
   /**
    * Offset ranges `[start, end)` where parser errors are not reported: from a region dropped for

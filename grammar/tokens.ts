@@ -291,11 +291,16 @@ export const allTokens: TokenType[] = [
   CompareOp,
 ];
 
-/** The one lexer instance; it holds no state between runs. */
-export const policyLexer = new Lexer(lexerTokens, {
-  positionTracking: 'onlyOffset',
-  ensureOptimizations: true,
-});
+let lexer: Lexer | undefined;
+
+/**
+ * The one lexer instance; it holds no state between runs. It is built at its first use (building
+ * it takes tens of milliseconds, which a process that never runs it need not pay).
+ */
+export const policyLexer: Pick<Lexer, 'tokenize'> = {
+  tokenize: (text, initialMode) =>
+    (lexer ??= new Lexer(lexerTokens, { positionTracking: 'onlyOffset', ensureOptimizations: true })).tokenize(text, initialMode),
+};
 
 /** The keywords that start a top-level item. */
 export const itemKeywords: ReadonlySet<TokenType> = new Set([Policy, Include, Import, Let, On, Test]);
