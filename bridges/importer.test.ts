@@ -47,6 +47,7 @@ describe('import ... permissions, rules and policy in a policy file', () => {
   };
   const text = `import claude permissions "./.claude/settings.json"
 import codex rules "./.codex/rules/default.rules"
+import gemini policy "./gemini.toml"
 `;
 
   it('brings each in as rules, and Codex examples as test cases', async () => {
@@ -57,6 +58,7 @@ import codex rules "./.codex/rules/default.rules"
     expect(await decide('Bash', { command: 'rm -rf /' })).toBe('deny');
     expect(await decide('Bash', { command: 'npm test' })).toBe('allow');
     expect(await decide('Bash', { command: 'git push origin' })).toBe('ask');
+    expect(await decide('WebFetch', { url: 'https://example.com' })).toBe('deny');
     expect(r.ir!.tests.map((t) => t.expect)).toEqual(['ask', 'none']);
     for (const res of await runTestCases(p)) expect(res.ok).toBe(true);
   });
@@ -69,6 +71,6 @@ import codex rules "./.codex/rules/default.rules"
 
   it('hooks-only importers leave them unsupported', () => {
     const r = compileText(text, 'repo/policy.dshpolicy', files, { importer: hooksImporter });
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['check/import-unsupported', 'check/import-unsupported']);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['check/import-unsupported', 'check/import-unsupported', 'check/import-unsupported']);
   });
 });

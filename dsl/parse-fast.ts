@@ -144,7 +144,7 @@ class FastParser {
     if (t === T.Import) {
       const keyword = this.take(T.Import);
       const agent = this.ident(this.take(T.Name));
-      const what = this.ident(this.take(T.Name));
+      const what = this.ident(this.types[this.pos] === T.Policy ? this.take(T.Policy) : this.take(T.Name));
       const path = this.string(this.take(T.StringLit));
       return { kind: 'import', agent, what, path, span: this.fromToken(keyword, path.span) };
     }

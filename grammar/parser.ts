@@ -94,7 +94,8 @@ export class PolicyParser extends CstParser {
   importDecl = this.RULE('importDecl', () => {
     this.CONSUME(T.Import, { LABEL: 'keyword' });
     this.CONSUME(T.Name, { LABEL: 'agent' });
-    this.CONSUME2(T.Name, { LABEL: 'what' });
+    // `import gemini policy "..."`: the kind may be the keyword `policy`.
+    this.OR([{ ALT: () => this.CONSUME2(T.Name, { LABEL: 'what' }) }, { ALT: () => this.CONSUME(T.Policy, { LABEL: 'what' }) }]);
     this.CONSUME(T.StringLit, { LABEL: 'path' });
   });
 
