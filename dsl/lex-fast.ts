@@ -9,7 +9,8 @@
  * matches; a keyword yields to a longer name. Here: whitespace and comments are skipped; `"` and
  * `/` start a string and a regex (closed on the same line); a digit starts a duration or a number;
  * `{}[](),:`, `=>`, `==`, `!=` and `=` are punctuation; a word (a name's characters, as long as they
- * go) is a keyword when it is one exactly, a name otherwise.
+ * go) is a keyword when it is one exactly, a name otherwise. A change to the tokens
+ * (grammar/tokens.ts) needs the same change here (parse-fast.test.ts compares the two lexers).
  */
 import { decodeRegex, decodeString, MAX_NESTING, tokens as T } from '../grammar/index.js';
 import type { TokenType } from 'chevrotain';

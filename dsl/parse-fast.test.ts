@@ -12,6 +12,7 @@ const RULES = [
   'policy "p"',
   'include "other.dshpolicy"',
   'import claude hooks "settings.json"',
+  'import gemini policy "policy.toml"',
   'let cmds = ["git *", "rm -rf *",]',
   'let opts = {shell: "bash", "args": ["-x"], on: 1}',
   'on pre-tool {\n  deny Bash command "rm -rf *" because "no"\n  allow Read, Edit path "src/**"\n}',

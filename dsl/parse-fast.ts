@@ -8,6 +8,9 @@
  * grammar is LL(2), and on valid input each choice is decided by the next token or two), and at the
  * first thing it does not expect (anything the parser or the visitor would report, or would recover
  * from) it gives up, and `parsePolicy` parses the file the usual way, which then reports it.
+ *
+ * It follows grammar/parser.ts and cst-to-ast.ts: a change to either needs the same change here
+ * (parse-fast.test.ts compares the two paths on generated files).
  */
 import type { Position, Span } from '../engine/index.js';
 import { decodeRegex, decodeString, durationMs, numberValue, SourceText, tokens as T, type IToken } from '../grammar/index.js';
