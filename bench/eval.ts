@@ -34,7 +34,7 @@ export const BENCH_SEAMS = ['pre-tool', 'prompt', 'post-tool', 'stop'] as const 
 export type BenchSeam = (typeof BENCH_SEAMS)[number];
 
 /** A small deterministic PRNG (mulberry32), so fixtures are the same on every run. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -21,7 +21,17 @@
  * Differences that hold for every rule (quoting, wrappers, assignments, scripts, variables) are
  * not reported here; see permissions-notes.ts.
  */
-import { analyzeCommand, checkCommandPattern, claudeRuleMatches, compileCommandPattern, matchCommandPart, parseClaudeRule } from '../../engine/index.js';
+import {
+  analyzeCommand,
+  checkCommandPattern,
+  claudeRuleMatches,
+  colonStar,
+  compileCommandPattern,
+  matchCommandPart,
+  parseClaudeRule,
+  plainPatternWords,
+  shellPatternWords,
+} from '../../engine/index.js';
 import type { ClaudeRuleMode } from '../../engine/index.js';
 
 /** A wildcard element of a pattern (every other element is a code point). */
@@ -56,75 +66,7 @@ function spanBound(stars: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claude Code's reading of a pattern (as engine/match/claude-rule.ts reads it)
-
-function codePointsOf(text: string): number[] {
-  const out: number[] = [];
-  for (const ch of text) out.push(ch.codePointAt(0)!);
-  return out;
-}
-
-/** Shell-like words: quotes group and are removed, `\` escapes, `*` is a wildcard even in quotes. Null on an unclosed quote. */
-function shellWords(src: string): Elems[] | null {
-  const words: Elems[] = [];
-  let cur: Elems | null = null;
-  const cps = codePointsOf(src);
-  const add = (e: number): void => {
-    cur ??= [];
-    cur.push(e);
-  };
-  for (let i = 0; i < cps.length; i++) {
-    const c = cps[i]!;
-    if (c === SPACE || c === 0x09 || c === 0x0a || c === 0x0d) {
-      if (cur !== null) words.push(cur);
-      cur = null;
-    } else if (c === 0x5c) {
-      if (i + 1 < cps.length) add(cps[++i]!);
-      else add(c);
-    } else if (c === 0x27) {
-      cur ??= [];
-      let j = i + 1;
-      while (j < cps.length && cps[j] !== 0x27) {
-        add(cps[j] === 0x2a ? STAR : cps[j]!);
-        j++;
-      }
-      if (j >= cps.length) return null;
-      i = j;
-    } else if (c === 0x22) {
-      cur ??= [];
-      let j = i + 1;
-      while (j < cps.length && cps[j] !== 0x22) {
-        const d = cps[j]!;
-        if (d === 0x5c && j + 1 < cps.length && [0x22, 0x5c, 0x24, 0x60].includes(cps[j + 1]!)) {
-          add(cps[j + 1]!);
-          j += 2;
-          continue;
-        }
-        add(d === 0x2a ? STAR : d);
-        j++;
-      }
-      if (j >= cps.length) return null;
-      i = j;
-    } else {
-      add(c === 0x2a ? STAR : c);
-    }
-  }
-  if (cur !== null) words.push(cur);
-  return words;
-}
-
-/** Words split at blanks only, every `*` a wildcard (the reading of a pattern with an unclosed quote). */
-function plainWords(src: string): Elems[] {
-  return src
-    .split(/\s+/u)
-    .filter((w) => w.length > 0)
-    .map((w) => codePointsOf(w).map((cp) => (cp === 0x2a ? STAR : cp)));
-}
-
-function colonStar(spec: string): string {
-  const text = spec.trim();
-  return text.endsWith(':*') ? text.slice(0, -2) + ' *' : text;
-}
+// Claude Code's reading of a pattern: engine/match/claude-rule.ts's own word splitting
 
 /**
  * The text Claude Code compares (without the word-boundary tail), with consecutive stars merged,
@@ -132,7 +74,7 @@ function colonStar(spec: string): string {
  */
 function claudeShape(spec: string, quoteRemoval: boolean): { body: Elems; boundary: boolean } {
   const text = colonStar(spec);
-  const words = (quoteRemoval ? shellWords(text) : null) ?? plainWords(text);
+  const words = (quoteRemoval ? shellPatternWords(text) : null) ?? plainPatternWords(text);
   const last = words[words.length - 1];
   const boundary = words.length > 1 && last !== undefined && last.length === 1 && last[0] === STAR;
   const head = boundary ? words.slice(0, -1) : words;

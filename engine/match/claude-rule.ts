@@ -179,7 +179,7 @@ const SPACE = 0x20;
  * Splits a Bash pattern into words with shell quote removal. Quoted text stays literal except `*`,
  * which is a wildcard everywhere; an unquoted `\*` is a literal star. Null on unbalanced quotes.
  */
-function shellPatternWords(src: string): Elems[] | null {
+export function shellPatternWords(src: string): Elems[] | null {
   const words: Elems[] = [];
   let cur: Elems | null = null;
   const cps = codePoints(src);
@@ -228,7 +228,7 @@ function shellPatternWords(src: string): Elems[] | null {
 }
 
 /** Splits at blanks only: every `*` a wildcard. */
-function plainPatternWords(src: string): Elems[] {
+export function plainPatternWords(src: string): Elems[] {
   return src
     .split(/\s+/u)
     .filter((w) => w.length > 0)
@@ -245,7 +245,7 @@ function joinWords(words: readonly Elems[]): Elems {
 }
 
 /** A final `:*` becomes ` *`. */
-function colonStar(spec: string): string {
+export function colonStar(spec: string): string {
   const text = spec.trim();
   return text.endsWith(':*') ? text.slice(0, -2) + ' *' : text;
 }
