@@ -164,8 +164,19 @@ export function isAssignmentName(text: string): boolean {
 
 /** True when the whole word `NAME=value` is an assignment (for wrapper option parsing). */
 export function isAssignmentWord(value: string): boolean {
-  const eq = value.indexOf('=');
-  return eq > 0 && isAssignmentNameRange(value, 0, eq);
+  // isAssignmentNameRange(value, 0, index of the first `=`), reading no further than needed
+  const n = value.length;
+  if (n === 0 || !isNameStartCode(value.charCodeAt(0))) return false;
+  let i = 1;
+  while (i < n && isNameCharCode(value.charCodeAt(i))) i++;
+  if (i < n && value.charCodeAt(i) === 91 /* [ */) {
+    i++;
+    while (i < n && value.charCodeAt(i) !== 93 /* ] */ && value.charCodeAt(i) !== 61 /* = */) i++;
+    if (i >= n || value.charCodeAt(i) === 61) return false;
+    i++;
+  }
+  if (i < n && value.charCodeAt(i) === 43 /* + */) i++;
+  return i < n && value.charCodeAt(i) === 61 /* = */;
 }
 
 /** Index of the last `/` in `path`, or -1. */

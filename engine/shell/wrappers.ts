@@ -168,17 +168,7 @@ function isFindExec(v: string): boolean {
   return v.length >= 3 && v.charCodeAt(0) === 45 /* - */ && (v === '-exec' || v === '-execdir' || v === '-ok' || v === '-okdir');
 }
 
-/** `items` from index `from` on, as a new array. */
-function tail<T>(items: readonly T[], from: number): T[] {
-  const length = items.length - from;
-  if (length > 64) return items.slice(from);
-  // faster than slice for short arrays
-  const out = new Array<T>(length);
-  for (let k = 0; k < length; k++) out[k] = items[from + k]!;
-  return out;
-}
-
-/** `items` followed by `item`, as a new array. */
+/** `items` followed by `item`, as a new array (faster than spreading). */
 function appended<T>(items: readonly T[], item: T): T[] {
   const out = new Array<T>(items.length + 1);
   for (let k = 0; k < items.length; k++) out[k] = items[k]!;
@@ -255,7 +245,7 @@ function stripWrapper(words: readonly ShellWord[], spec: OptionSpec, short: Uint
   }
   if (noCommand) return { kind: 'none' };
   i += spec.operands ?? 0;
-  if (i < words.length) return { kind: 'command', words: tail(words, i) };
+  if (i < words.length) return { kind: 'command', words: words.slice(i) };
   if (spec.defaultCommand !== undefined) return { kind: 'command', words: [{ value: spec.defaultCommand, dynamic: false }] };
   return { kind: 'none' };
 }
