@@ -22,7 +22,7 @@
  * allow rules with a tool glob or a `param:value`) are not imported.
  */
 import { domainToASCII } from 'node:url';
-import { checkGlob, compileToolGlob, type ClaudeRule, type ClaudeRuleMode, type Expr, type Selector } from '../../engine/index.js';
+import { checkGlob, compileToolGlob, KNOWN_PARAMS, PARAM_RULE, PRIMARY_FIELDS, UNCONSULTED_PATH_TOOLS, type ClaudeRule, type ClaudeRuleMode, type Expr, type Selector } from '../../engine/index.js';
 import { translateBash, translatePowerShell } from './permissions-bash.js';
 import { translatePath } from './permissions-path.js';
 
@@ -46,17 +46,6 @@ export interface TranslateOptions {
 export const READ_TOOLS = ['Read', 'Grep', 'Glob', 'LSP', 'NotebookRead'];
 export const EDIT_TOOLS = ['Edit', 'Write', 'NotebookEdit', 'MultiEdit'];
 const READ_DENY_EXTRA = ['Edit', 'Write', 'MultiEdit'];
-const UNCONSULTED_PATH_TOOLS = new Set(['Write', 'NotebookEdit', 'MultiEdit', 'Glob', 'Grep', 'LSP']);
-const PRIMARY_FIELDS = new Set(['command', 'file_path', 'path', 'notebook_path', 'url']);
-const KNOWN_PARAMS: Readonly<Record<string, ReadonlySet<string>>> = {
-  Bash: new Set(['run_in_background', 'description', 'timeout', 'dangerouslyDisableSandbox']),
-  Monitor: new Set(['run_in_background', 'description', 'timeout']),
-  PowerShell: new Set(['run_in_background', 'description', 'timeout', 'dangerouslyDisableSandbox']),
-  Read: new Set(['offset', 'limit', 'pages']),
-  Edit: new Set(['old_string', 'new_string', 'replace_all']),
-  Agent: new Set(['model', 'description', 'prompt', 'run_in_background', 'isolation', 'name', 'team_name', 'mode', 'subagent_type']),
-};
-const PARAM = /^([A-Za-z_][A-Za-z0-9_-]*):([\s\S]*)$/u;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/u;
 
 function drop(message: string, help?: string): RuleTranslation {
@@ -161,7 +150,7 @@ export function translateRule(rule: ClaudeRule, mode: ClaudeRuleMode, opts: Tran
   const spec = rule.specifier;
   if (spec === null) return { tools, differences: [] };
   const literal = rule.tool.includes('*') || (rule.tool.startsWith('mcp__') && !rule.tool.slice(5).includes('__')) ? '' : rule.tool === 'Task' ? 'Agent' : rule.tool;
-  const param = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(spec) ? null : PARAM.exec(spec);
+  const param = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(spec) ? null : PARAM_RULE.exec(spec);
   const known = KNOWN_PARAMS[literal];
   const asParam = (): RuleTranslation => paramRule(tools, param![1]!, param![2]!, mode, text);
 

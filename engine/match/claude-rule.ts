@@ -653,12 +653,12 @@ const READ_DENY_EXTRA: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdi
 const BASH_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Monitor']);
 
 /** Path rules Claude Code accepts but never consults (in `if`, they apply to that tool). */
-const UNCONSULTED_PATH_TOOLS: ReadonlySet<string> = new Set(['Write', 'NotebookEdit', 'MultiEdit', 'Glob', 'Grep', 'LSP']);
+export const UNCONSULTED_PATH_TOOLS: ReadonlySet<string> = new Set(['Write', 'NotebookEdit', 'MultiEdit', 'Glob', 'Grep', 'LSP']);
 
-const PRIMARY_FIELDS: ReadonlySet<string> = new Set(['command', 'file_path', 'path', 'notebook_path', 'url']);
+export const PRIMARY_FIELDS: ReadonlySet<string> = new Set(['command', 'file_path', 'path', 'notebook_path', 'url']);
 
 /** `name:value` specifiers read as parameter rules for tools whose specifier is otherwise a pattern. */
-const KNOWN_PARAMS: Readonly<Record<string, ReadonlySet<string>>> = {
+export const KNOWN_PARAMS: Readonly<Record<string, ReadonlySet<string>>> = {
   Bash: new Set(['run_in_background', 'description', 'timeout', 'dangerouslyDisableSandbox']),
   Monitor: new Set(['run_in_background', 'description', 'timeout']),
   PowerShell: new Set(['run_in_background', 'description', 'timeout', 'dangerouslyDisableSandbox']),
@@ -667,7 +667,7 @@ const KNOWN_PARAMS: Readonly<Record<string, ReadonlySet<string>>> = {
   Agent: new Set(['model', 'description', 'prompt', 'run_in_background', 'isolation', 'name', 'team_name', 'mode', 'subagent_type']),
 };
 
-const PARAM = /^([A-Za-z_][A-Za-z0-9_-]*):([\s\S]*)$/u;
+export const PARAM_RULE = /^([A-Za-z_][A-Za-z0-9_-]*):([\s\S]*)$/u;
 
 interface Compiled {
   toolTest: (tool: string) => boolean;
@@ -714,7 +714,7 @@ function compileToolName(name: string, warnings: string[]): Pick<Compiled, 'tool
 function compileSpec(literal: string | null, spec: string, warnings: string[]): Pick<Compiled, 'family' | 'ifOnly' | 'spec'> {
   const tool = literal ?? '';
   // `scheme://…` is a URL, not `param:value`
-  const param = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(spec) ? null : PARAM.exec(spec);
+  const param = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//u.test(spec) ? null : PARAM_RULE.exec(spec);
   const known = KNOWN_PARAMS[tool];
   const asParam = (): Pick<Compiled, 'family' | 'ifOnly' | 'spec'> => {
     const name = param![1]!;
