@@ -87,12 +87,13 @@ export { CODEX_EVENTS } from './codex/events.js';
 export {
   readClaudeTurn,
   iterateClaudeTranscript,
+  claudeTranscriptBatches,
   type TurnFacts,
   type ReadTurnOptions,
   type TranscriptItem,
   type IterateOptions,
 } from './claude/transcript.js';
-export { readCodexTurn, iterateCodexRollout } from './codex/rollout.js';
+export { readCodexTurn, iterateCodexRollout, codexRolloutBatches } from './codex/rollout.js';
 export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';
 export { exportGeminiPolicy, EXPORT_PRIORITY } from './gemini/export.js';
 export { importPermissions, PERMISSION_IMPORTS, type ImportedPolicy, type PermissionImport, type PermissionImportOptions } from './permissions.js';

@@ -29,7 +29,7 @@ import {
   type PolicyEvent,
   type PolicyIR,
 } from '../engine/index.js';
-import { iterateClaudeTranscript, iterateCodexRollout, readTranscriptHead, type TranscriptHead, type TranscriptItem } from '../bridges/index.js';
+import { claudeTranscriptBatches, codexRolloutBatches, readTranscriptHead, type TranscriptHead, type TranscriptItem } from '../bridges/index.js';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
@@ -430,77 +430,80 @@ async function replayFile(policy: CompiledPolicy, file: string, index: number, o
   progress?.({ file: index + 1, files: of, path: file, size, events: counts.events });
 
   const itemsOpts = { maxLineBytes: opts.maxLineBytes ?? REPLAY_MAX_LINE_BYTES };
-  const items: AsyncGenerator<TranscriptItem> = agent === 'claude' ? iterateClaudeTranscript(file, itemsOpts) : iterateCodexRollout(file, itemsOpts);
+  const batches: AsyncGenerator<TranscriptItem[]> = agent === 'claude' ? claudeTranscriptBatches(file, itemsOpts) : codexRolloutBatches(file, itemsOpts);
   const wantPrompt = wants('prompt');
   const wantPre = wants('pre-tool');
   const wantPost = wants('post-tool');
   const wantStop = wants('stop');
   const onEvent = opts.onEvent;
-  for await (const item of items) {
-    let event: PolicyEvent | undefined;
-    switch (item.kind) {
-      case 'prompt':
-        if (wantPrompt) event = withBase({ seam: 'prompt', prompt: item.prompt }, base);
-        break;
-      case 'tool-call':
-        if (wantPre) event = withBase({ seam: 'pre-tool', tool: item.call.tool, input: item.call.input }, base);
-        break;
-      case 'tool-result':
-        if (item.call === undefined) counts.resultsWithoutCall++;
-        // Claude Code sends a failed call to PostToolUseFailure, not to the post-tool seam.
-        else if (agent === 'claude' && item.isError === true) counts.failedToolResults++;
-        else if (wantPost) {
-          event = withBase({ seam: 'post-tool', tool: item.call.tool, input: item.call.input }, base);
-          if (item.output !== undefined) event.output = item.output;
+  const runner = opts.runner;
+  for await (const batch of batches) {
+    for (const item of batch) {
+      let event: PolicyEvent | undefined;
+      switch (item.kind) {
+        case 'prompt':
+          if (wantPrompt) event = withBase({ seam: 'prompt', prompt: item.prompt }, base);
+          break;
+        case 'tool-call':
+          if (wantPre) event = withBase({ seam: 'pre-tool', tool: item.call.tool, input: item.call.input }, base);
+          break;
+        case 'tool-result':
+          if (item.call === undefined) counts.resultsWithoutCall++;
+          // Claude Code sends a failed call to PostToolUseFailure, not to the post-tool seam.
+          else if (agent === 'claude' && item.isError === true) counts.failedToolResults++;
+          else if (wantPost) {
+            event = withBase({ seam: 'post-tool', tool: item.call.tool, input: item.call.input }, base);
+            if (item.output !== undefined) event.output = item.output;
+          }
+          break;
+        case 'stop':
+          if (wantStop) {
+            event = withBase({ seam: 'stop', turn: item.turn, stop_hook_active: item.continuations > 0, continuations: item.continuations }, base);
+            if (item.lastMessage !== undefined) event.last_message = item.lastMessage;
+          }
+          break;
+        case 'continuation':
+          counts.recordedContinuations++;
+          break;
+        case 'diagnostic': {
+          const d = item.diagnostic;
+          const skipped = /-bad-lines$/.test(d.code) ? /^skipped (\d+) /.exec(d.message) : null;
+          if (skipped) {
+            const n = Number(skipped[1]);
+            counts.skippedLines += n;
+            summary.skippedLines += n;
+          }
+          if (d.severity === 'error') fail(d);
+          else report(d);
+          break;
         }
-        break;
-      case 'stop':
-        if (wantStop) {
-          event = withBase({ seam: 'stop', turn: item.turn, stop_hook_active: item.continuations > 0, continuations: item.continuations }, base);
-          if (item.lastMessage !== undefined) event.last_message = item.lastMessage;
-        }
-        break;
-      case 'continuation':
-        counts.recordedContinuations++;
-        break;
-      case 'diagnostic': {
-        const d = item.diagnostic;
-        const skipped = /-bad-lines$/.test(d.code) ? /^skipped (\d+) /.exec(d.message) : null;
-        if (skipped) {
-          const n = Number(skipped[1]);
-          counts.skippedLines += n;
-          summary.skippedLines += n;
-        }
-        if (d.severity === 'error') fail(d);
-        else report(d);
-        break;
       }
-    }
-    if (event === undefined) continue;
-    let record: ReplayRecord;
-    try {
-      if (opts.runner !== undefined) {
-        const decision = (await evaluateAny(policy, event, { runner: opts.runner })) as Decision;
-        record = { file, agent, event, decision, pending: [] };
-      } else {
-        const { pendingHooks, ...decision } = evaluateSync(policy, event);
-        record = { file, agent, event, decision, pending: pendingHooks };
+      if (event === undefined) continue;
+      let record: ReplayRecord;
+      try {
+        if (runner !== undefined) {
+          const decision = (await evaluateAny(policy, event, { runner })) as Decision;
+          record = { file, agent, event, decision, pending: [] };
+        } else {
+          const { pendingHooks, ...decision } = evaluateSync(policy, event);
+          record = { file, agent, event, decision, pending: pendingHooks };
+        }
+      } catch (error) {
+        // The engine does not throw on events; should it, the event is reported and the run goes on.
+        const where = 'line' in item ? `line ${item.line} of ` : '';
+        report(diagnostic('replay/evaluate-failed', 'error', `could not decide the ${event.seam} event at ${where}\`${file}\`: ${(error as Error).message ?? String(error)}`));
+        continue;
       }
-    } catch (error) {
-      // The engine does not throw on events; should it, the event is reported and the run goes on.
-      const where = 'line' in item ? `line ${item.line} of ` : '';
-      report(diagnostic('replay/evaluate-failed', 'error', `could not decide the ${event.seam} event at ${where}\`${file}\`: ${(error as Error).message ?? String(error)}`));
-      continue;
+      if ('line' in item) record.line = item.line;
+      summary.events++;
+      counts.add(record);
+      if (onEvent) {
+        // Awaited only when the consumer returns a promise (output waiting for a slow reader).
+        const waiting = onEvent(record);
+        if (waiting !== undefined) await waiting;
+      }
+      if (progress && (counts.events & 1023) === 0) progress({ file: index + 1, files: of, path: file, size, events: counts.events });
     }
-    if ('line' in item) record.line = item.line;
-    summary.events++;
-    counts.add(record);
-    if (onEvent) {
-      // Awaited only when the consumer returns a promise (output waiting for a slow reader).
-      const waiting = onEvent(record);
-      if (waiting !== undefined) await waiting;
-    }
-    if (progress && (counts.events & 1023) === 0) progress({ file: index + 1, files: of, path: file, size, events: counts.events });
   }
 }
 

@@ -70,6 +70,12 @@ export type ToolResultItem = Extract<TranscriptItem, { kind: 'tool-result' }>;
 export interface IterateOptions {
   /** Lines longer than this are skipped unread. Default 64 MiB. */
   maxLineBytes?: number;
+  /**
+   * Parse every line, also those that cannot give an item (which are otherwise skipped unparsed
+   * when they look whole, `{...}`, so one broken inside is not reported). Slower; the items are
+   * the same.
+   */
+  readEveryLine?: boolean;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -361,11 +367,21 @@ export function errorMessage(error: unknown): string {
 /** A parsed line of a forward read, or a problem with the file. */
 export type ParsedEntry = { line: number; value: Record<string, unknown> } | { diagnostic: Diagnostic };
 
+/** How a forward read names its file, and which lines it may leave unparsed. */
+export interface ForwardReader extends Pick<TurnReader, 'code' | 'noun'> {
+  /**
+   * Matches every line that could give an item: one that does not, and looks whole (`{...}`), is
+   * skipped unparsed (and so unchecked). It must match the raw text of every JSON token the items depend on (e.g. `"user"`),
+   * and a `\u` escape, since an escaped token has other raw text.
+   */
+  relevant?: RegExp;
+}
+
 /**
  * Opens a file and yields its parsed lines first to last (1-based `line`), one array per chunk
  * read, then a diagnostic for the unreadable ones. Shared by the forward iterators; never throws.
  */
-export async function* parsedLineBatchesForward(path: string, opts: IterateOptions | undefined, reader: Pick<TurnReader, 'code' | 'noun'>): AsyncGenerator<ParsedEntry[]> {
+export async function* parsedLineBatchesForward(path: string, opts: IterateOptions | undefined, reader: ForwardReader): AsyncGenerator<ParsedEntry[]> {
   const maxLineBytes = opts?.maxLineBytes !== undefined && Number.isFinite(opts.maxLineBytes) && opts.maxLineBytes > 0 ? opts.maxLineBytes : DEFAULT_MAX_BYTES;
   let handle: FileHandle | undefined;
   try {
@@ -379,10 +395,14 @@ export async function* parsedLineBatchesForward(path: string, opts: IterateOptio
     let skipped = 0;
     let firstSkipped = 0;
     let partial = false;
+    const relevant = opts?.readEveryLine === true ? undefined : reader.relevant;
     for await (const raws of readLineBatchesForward(handle, maxLineBytes)) {
       const batch: ParsedEntry[] = [];
       for (const raw of raws) {
         line++;
+        // A line that cannot give an item is not parsed when it looks whole (`{...}`); a cut or
+        // garbled one still is, so that it is counted, and so is a last line still being written.
+        if (relevant !== undefined && !raw.unterminated && raw.oversized !== true && looksWhole(raw.text) && !relevant.test(raw.text)) continue;
         const value = raw.oversized === true ? null : parseLine(raw.text);
         if (value === undefined) continue;
         if (value === null) {
@@ -412,6 +432,11 @@ export async function* parsedLineBatchesForward(path: string, opts: IterateOptio
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/** Starts with `{` and ends with `}`: what a line that JSON.stringify wrote looks like. */
+function looksWhole(text: string): boolean {
+  return text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d;
 }
 
 /** Remembers calls by id until their results come, bounded so a file of unanswered calls stays cheap. */
@@ -623,19 +648,33 @@ class ClaudeItems {
 }
 
 /**
+ * Lines of a Claude Code transcript that could give an item: the items come from lines whose
+ * `type` is `user`, `assistant` or `system`, so a line without one of those tokens (and without a
+ * `\u` escape that could spell one) is skipped unparsed: queue operations, API requests, cost and
+ * prompt bookkeeping.
+ */
+const CLAUDE_FORWARD: ForwardReader = { code: CLAUDE.code, noun: CLAUDE.noun, relevant: /"(?:user|assistant|system)"|\\u/ };
+
+/**
  * Every event-worthy item of a whole Claude Code transcript, first to last: prompts, tool calls,
- * tool results (with the call they answer), stops and Stop-hook continuations. Reads forward with
+ * tool results (with the call they answer), stops and Stop-hook continuations, in batches (one per
+ * chunk of the file read, so a caller goes through a batch without awaiting). Reads forward with
  * constant memory (plus the open calls and the current turn's calls). Never throws: problems are
  * `diagnostic` items, the last ones yielded.
  */
-export async function* iterateClaudeTranscript(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
+export async function* claudeTranscriptBatches(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined> {
   const state = new ClaudeItems();
-  for await (const batch of parsedLineBatchesForward(path, opts, CLAUDE)) {
+  for await (const batch of parsedLineBatchesForward(path, opts, CLAUDE_FORWARD)) {
     const items: TranscriptItem[] = [];
     for (const entry of batch) state.take(entry, items);
-    yield* items;
+    if (items.length > 0) yield items;
   }
   const last: TranscriptItem[] = [];
   state.flush(last);
-  yield* last;
+  if (last.length > 0) yield last;
+}
+
+/** The items of `claudeTranscriptBatches`, one at a time. */
+export async function* iterateClaudeTranscript(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
+  for await (const batch of claudeTranscriptBatches(path, opts)) yield* batch;
 }

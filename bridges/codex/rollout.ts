@@ -37,6 +37,7 @@ import {
   readTurnBackward,
   type IterateOptions,
   type LineFact,
+  type ForwardReader,
   type ParsedEntry,
   type ReadTurnOptions,
   type ToolResultItem,
@@ -319,19 +320,36 @@ class CodexItems {
 }
 
 /**
- * Every event-worthy item of a whole Codex rollout, first to last: prompts, tool calls (named as
- * hooks see them), tool results (with the call they answer), stops and Stop-hook continuations.
- * Reads forward with constant memory (plus the open calls and the current turn's calls). Never
- * throws: problems are `diagnostic` items, the last ones yielded.
+ * Lines of a Codex rollout that could give an item: response items (wrapped, or bare in older
+ * rollouts) and `task_complete` events. A line with none of their type tokens (and no `\u`
+ * escape that could spell one) is skipped unparsed: token counts, usage records, turn contexts.
  */
-export async function* iterateCodexRollout(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
+const CODEX_FORWARD: ForwardReader = {
+  code: CODEX.code,
+  noun: CODEX.noun,
+  relevant: new RegExp(`"(?:response_item|task_complete|${[...BARE_ITEMS].join('|')})"|\\\\u`),
+};
+
+/**
+ * Every event-worthy item of a whole Codex rollout, first to last: prompts, tool calls (named as
+ * hooks see them), tool results (with the call they answer), stops and Stop-hook continuations, in
+ * batches (one per chunk of the file read). Reads forward with constant memory (plus the open
+ * calls and the current turn's calls). Never throws: problems are `diagnostic` items, the last
+ * ones yielded.
+ */
+export async function* codexRolloutBatches(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined> {
   const state = new CodexItems();
-  for await (const batch of parsedLineBatchesForward(path, opts, CODEX)) {
+  for await (const batch of parsedLineBatchesForward(path, opts, CODEX_FORWARD)) {
     const items: TranscriptItem[] = [];
     for (const entry of batch) state.take(entry, items);
-    yield* items;
+    if (items.length > 0) yield items;
   }
   const last: TranscriptItem[] = [];
   state.flush(last);
-  yield* last;
+  if (last.length > 0) yield last;
+}
+
+/** The items of `codexRolloutBatches`, one at a time. */
+export async function* iterateCodexRollout(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem, void, undefined> {
+  for await (const batch of codexRolloutBatches(path, opts)) yield* batch;
 }
