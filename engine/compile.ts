@@ -69,6 +69,11 @@ interface SeamIndex {
   all: CompiledRule[];
   /** Per tool name seen in events, its rules indexed by trigger (built at first use, bounded). */
   byTool: Map<string, RuleIndex>;
+  /**
+   * The same indexes by the tool-specific rules they hold (`shapeKey`): tool names no rule tells
+   * apart (say a thousand MCP tools that only tool-less rules and the same globs cover) share one.
+   */
+  byShape: Map<string, RuleIndex>;
   /** Every rule of the seam indexed by trigger, for events without a tool (built at first use). */
   allIndex: RuleIndex | null;
 }
@@ -294,7 +299,7 @@ function matcherOptions(rule: Rule): { narrow?: boolean } {
 /** Compiles a validated IR. */
 export function compilePolicy(ir: PolicyIR): CompiledPolicy {
   const seams = {} as Record<Seam, SeamIndex>;
-  for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [], byTool: new Map(), allIndex: null };
+  for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [], byTool: new Map(), byShape: new Map(), allIndex: null };
   const agentEvents = new Map<string, CompiledRule[]>();
   ir.rules.forEach((rule, i) => {
     const cr = compileRule(rule, i);
@@ -364,9 +369,28 @@ export function indexFor(policy: CompiledPolicy, seam: Seam, tool: string | unde
   if (tool === undefined) return (idx.allIndex ??= new RuleIndex(idx.all));
   let found = idx.byTool.get(tool);
   if (found === undefined) {
-    found = new RuleIndex(candidates(policy, seam, tool));
+    const shape = shapeKey(idx, tool);
+    found = idx.byShape.get(shape);
+    if (found === undefined) {
+      found = new RuleIndex(candidates(policy, seam, tool));
+      if (idx.byShape.size >= TOOL_INDEXES) idx.byShape.delete(idx.byShape.keys().next().value!);
+      idx.byShape.set(shape, found);
+    }
     if (idx.byTool.size >= TOOL_INDEXES) idx.byTool.delete(idx.byTool.keys().next().value!);
     idx.byTool.set(tool, found);
   }
   return found;
+}
+
+/**
+ * What decides a tool's candidate rules: the rules that name it exactly or by a glob, by IR
+ * position. The tool-less rules are every tool's candidates, so two tools with the same key have
+ * the same candidates in the same order.
+ */
+function shapeKey(idx: SeamIndex, tool: string): string {
+  let key = '';
+  for (const r of idx.exact.get(tool) ?? []) key += `${r.index},`;
+  key += '|';
+  for (const r of idx.general) if (r.tools !== null && r.tools.some((t) => t.test(tool))) key += `${r.index},`;
+  return key;
 }

@@ -4,7 +4,7 @@
  * per-tool indexes and lookup stamps are shared across events, as in a long session).
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicy } from './compile.js';
+import { compilePolicy, indexFor } from './compile.js';
 import { evaluateSync } from './evaluate.js';
 import type { PolicyEvent } from './events.js';
 import { IR_VERSION, type Expr, type Rule, type Selector } from './ir.js';
@@ -116,5 +116,39 @@ describe('rule index', () => {
     expect(t([{ kind: 'domain', globs: ['*.example.com'] }])).toEqual({ kind: 'domain', keys: ['example.com'] });
     expect(t([], CONDITIONS[0])).toEqual({ kind: 'eq', field: { name: 'input', path: ['mode'] }, keys: ['splan'] });
     expect(t([], { op: 'not', arg: CONDITIONS[0]! })).toBeNull();
+  });
+
+  it('shares one index between tool names no rule tells apart, and keeps the scan\'s decisions', () => {
+    const r = (i: number, tools: string[] | undefined, effect: Rule['effect'], selectors: Selector[]): Rule =>
+      ({ id: `p:${i}:1`, seam: 'pre-tool', effect, reason: `r${i}`, ...(tools ? { tools } : {}), selectors }) as Rule;
+    const ir = {
+      version: IR_VERSION,
+      sources: ['p'],
+      rules: [
+        r(1, ['mcp__a__*'], 'deny', []),
+        r(2, undefined, 'ask', [{ kind: 'command', patterns: ['rm *'] }]),
+        r(3, ['mcp__x__q', 'mcp__y__q'], 'deny', []),
+        r(4, ['mcp__*__q'], 'ask', []),
+        r(5, undefined, 'deny', [{ kind: 'path', globs: ['*.pem'] }]),
+      ],
+      tests: [],
+    };
+    const p = compilePolicy(ir);
+    const ref = referencePolicy(ir);
+    const tools = ['mcp__b__r', 'mcp__c__r', 'mcp__a__r', 'mcp__a__q', 'mcp__x__q', 'mcp__y__q', 'mcp__b__q', 'mcp__c__q', 'Read', 'Bash'];
+    for (const tool of tools) {
+      for (const input of [{}, { command: 'rm x' }, { file_path: 'k.pem' }]) {
+        const e: PolicyEvent = { seam: 'pre-tool', tool, input, cwd: '/repo' };
+        const got = evaluateSync(p, e);
+        const want = evaluateReference(ref, e);
+        expect({ decision: got.decision, rules: got.rules }, JSON.stringify(e)).toEqual({ decision: want.decision, rules: want.rules });
+      }
+    }
+    const ix = (tool: string) => indexFor(p, 'pre-tool', tool);
+    expect(ix('mcp__b__r')).toBe(ix('mcp__c__r'));
+    expect(ix('mcp__b__q')).toBe(ix('mcp__c__q'));
+    expect(ix('mcp__x__q')).toBe(ix('mcp__y__q'));
+    expect(ix('Read')).toBe(ix('mcp__b__r'));
+    expect(new Set(tools.map(ix)).size).toBe(5);
   });
 });
