@@ -105,11 +105,12 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   const view = new EventView(event);
   const seam = event.seam;
   const hits: Hit[] = [];
-  const trace = new Map<string, TraceEntry>();
+  // Made at the first entry: most events match no rule.
+  let trace: Map<string, TraceEntry> | undefined;
   const pending: CompiledRule[] = [];
   // Command allows: which rules cover which parts of the call's command.
   let cover: string[][] | undefined;
-  const coverRules = new Map<string, { cr: CompiledRule; parts: string[] }>();
+  let coverRules: Map<string, { cr: CompiledRule; parts: string[] }> | undefined;
   const failedBefore = regexFailures();
 
   for (const cr of indexFor(policy, seam, toolOf(event)).lookup(view)) {
@@ -128,7 +129,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
           covered.push(clipPart(part.text));
         }
       });
-      if (covered.length > 0) coverRules.set(r.id, { cr, parts: covered });
+      if (covered.length > 0) (coverRules ??= new Map()).set(r.id, { cr, parts: covered });
       continue;
     }
     if (!cr.selectors.every((s) => selectorMatches(s, view))) continue;
@@ -143,10 +144,10 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     if (r.text !== undefined) entry.text = r.text;
     const partsHit = commandPartsMatched(cr, view);
     if (partsHit) entry.parts = partsHit;
-    trace.set(r.id, entry);
+    (trace ??= new Map()).set(r.id, entry);
   }
 
-  if (coverRules.size > 0) {
+  if (coverRules !== undefined) {
     const parts = view.commandAnalysis()?.parts ?? [];
     const whole =
       parts.length > 0 && parts.every((p, i) => p.unknowable === null && (cover?.[i]?.length ?? 0) > 0);
@@ -156,7 +157,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
       if (whole) hits.push(hitOf(cr, 'allow'));
       const entry: TraceEntry = { rule: id, effect: 'allow', outcome: whole ? 'outranked' : 'partial', parts: covered };
       if (!whole) entry.note = `not every part is allowed: ${missing.map((m) => `\`${m}\``).join(', ')}`;
-      trace.set(id, entry);
+      (trace ??= new Map()).set(id, entry);
     }
   }
 
@@ -176,7 +177,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     const reason = 'a regex of the policy could not be evaluated, so the event is refused';
     if (effect) {
       hits.push({ rule: '(regex engine)', effect, reason, order: '\uffff' });
-      trace.set('(regex engine)', { rule: '(regex engine)', effect, outcome: 'outranked', reason });
+      (trace ??= new Map()).set('(regex engine)', { rule: '(regex engine)', effect, outcome: 'outranked', reason });
     }
     diagnostics.push(
       diagnostic('event/regex-failed', 'error', `a regex could not be evaluated${effect ? `; the event is refused (${effect})` : ''}`, {
@@ -184,8 +185,17 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
       }),
     );
   }
-  return { seam, hits, trace, pending, continuations, diagnostics };
+  // A `run` rule's outcome is traced after its hook runs: its events get a trace of their own.
+  return { seam, hits, trace: trace ?? (pending.length > 0 ? new Map() : NO_TRACE), pending, continuations, diagnostics };
 }
+
+/** The trace of an event that matched nothing: shared, so it must stay empty. */
+class EmptyTrace extends Map<string, TraceEntry> {
+  override set(key: string): this {
+    throw new Error(`internal error: trace entry \`${key}\` added to the shared empty trace`);
+  }
+}
+const NO_TRACE: Map<string, TraceEntry> = new EmptyTrace();
 
 function commandPartsMatched(cr: CompiledRule, view: EventView): string[] | undefined {
   const sel = cr.selectors.find((s) => s.kind === 'command');
@@ -197,12 +207,14 @@ function commandPartsMatched(cr: CompiledRule, view: EventView): string[] | unde
 /** Turns matched hits into the seam's decision and finishes the trace. */
 export function finish(m: Matched, extra: { diagnostics?: Diagnostic[]; updatedInput?: Record<string, unknown> } = {}): Decision {
   const d: Decided = decide(verdict(m.seam, m.hits), { continuations: m.continuations });
-  const decidedRules = new Set(d.rules);
+  // Few rules decide: a list search beats building a set, up to a point.
+  const decidedSet = d.rules.length > 8 ? new Set(d.rules) : undefined;
+  const decided = (id: string) => (decidedSet !== undefined ? decidedSet.has(id) : d.rules.includes(id));
   const trace: TraceEntry[] = [];
   for (const entry of m.trace.values()) {
-    if (entry.outcome === 'outranked' && decidedRules.has(entry.rule)) entry.outcome = 'decided';
+    if (entry.outcome === 'outranked' && decided(entry.rule)) entry.outcome = 'decided';
     if (entry.effect === 'limit' && !d.limited) entry.outcome = 'abstained';
-    if (d.limited && entry.effect === 'limit' && decidedRules.has(entry.rule)) {
+    if (d.limited && entry.effect === 'limit' && decided(entry.rule)) {
       entry.outcome = 'limited';
       entry.note = `${d.limited.continuations} continuation${d.limited.continuations === 1 ? '' : 's'} in a row reached the limit of ${d.limited.limit}`;
     }

@@ -270,6 +270,9 @@ export class RuleIndex {
   readonly always: CompiledRule[] = [];
   private readonly words = new Map<string, CompiledRule[]>();
   private readonly ranWords = new Map<string, CompiledRule[]>();
+  /** Programs with a two-word key (`git` for `git\0push`) in `words` and `ranWords`. */
+  private readonly wordPairs = new Set<string>();
+  private readonly ranPairs = new Set<string>();
   private readonly segments = new Map<string, CompiledRule[]>();
   private readonly suffixes = new Map<string, CompiledRule[]>();
   private readonly domains = new Map<string, CompiledRule[]>();
@@ -290,10 +293,10 @@ export class RuleIndex {
     }
     switch (t.kind) {
       case 'word':
-        for (const k of t.keys) push(this.words, k, cr);
+        for (const k of t.keys) pushWord(this.words, this.wordPairs, k, cr);
         return;
       case 'ran':
-        for (const k of t.keys) push(this.ranWords, k, cr);
+        for (const k of t.keys) pushWord(this.ranWords, this.ranPairs, k, cr);
         return;
       case 'domain':
         for (const k of t.keys) push(this.domains, k, cr);
@@ -327,74 +330,85 @@ export class RuleIndex {
     // Each lookup stamps the rules it takes, so a rule named by several keys is taken once.
     const stamp = ++lookups;
     const out: CompiledRule[] = [];
-    const take = (list: readonly CompiledRule[] | undefined): void => {
-      if (list === undefined) return;
-      for (const cr of list) {
-        if (cr.stamp === stamp) continue;
-        cr.stamp = stamp;
-        out.push(cr);
-      }
-    };
     if (this.words.size > 0) {
       const analysis = view.commandAnalysis();
-      if (analysis) for (const part of analysis.parts) partKeys(part, (k) => take(this.words.get(k)));
+      if (analysis) for (const part of analysis.parts) partKeys(part, this.words, this.wordPairs, out, stamp);
     }
     if (this.ranWords.size > 0) {
       for (const v of view.turnViews()) {
         const analysis = v.commandAnalysis();
-        if (analysis) for (const part of analysis.parts) partKeys(part, (k) => take(this.ranWords.get(k)));
+        if (analysis) for (const part of analysis.parts) partKeys(part, this.ranWords, this.ranPairs, out, stamp);
       }
     }
     if (this.segments.size > 0 || this.suffixes.size > 0) {
       const segs = view.pathSegments();
       if (segs !== undefined && segs.length > 0) {
-        if (this.segments.size > 0) for (const s of segs) take(this.segments.get(s));
+        if (this.segments.size > 0) for (const s of segs) take(out, this.segments.get(s), stamp);
         if (this.suffixes.size > 0) {
           const last = segs[segs.length - 1]!;
-          for (let i = last.indexOf('.'); i >= 0; i = last.indexOf('.', i + 1)) take(this.suffixes.get(last.slice(i)));
+          for (let i = last.indexOf('.'); i >= 0; i = last.indexOf('.', i + 1)) take(out, this.suffixes.get(last.slice(i)), stamp);
         }
       }
     }
     if (this.domains.size > 0) {
       const host = view.matchHost();
       if (host !== undefined) {
-        take(this.domains.get(host));
-        for (let i = host.indexOf('.'); i >= 0; i = host.indexOf('.', i + 1)) take(this.domains.get(host.slice(i + 1)));
+        take(out, this.domains.get(host), stamp);
+        for (let i = host.indexOf('.'); i >= 0; i = host.indexOf('.', i + 1)) take(out, this.domains.get(host.slice(i + 1)), stamp);
       }
     }
-    for (const g of this.eq.values()) {
-      const key = scalarKey(view.field(g.field));
-      if (key !== null) take(g.map.get(key));
+    if (this.eq.size > 0) {
+      for (const g of this.eq.values()) {
+        const key = scalarKey(view.field(g.field));
+        if (key !== null) take(out, g.map.get(key), stamp);
+      }
     }
-    for (const g of this.texts.values()) {
-      const raw = asText(view.field({ name: g.field }));
-      if (raw === undefined) continue;
-      g.scanner!.scan(raw, (i) => {
-        take(g.rules[i]);
-      });
+    if (this.texts.size > 0) {
+      for (const g of this.texts.values()) {
+        const raw = asText(view.field({ name: g.field }));
+        if (raw === undefined) continue;
+        g.scanner!.scan(raw, (i) => take(out, g.rules[i], stamp));
+      }
     }
     if (out.length === 0) return this.always;
-    take(this.always);
+    take(out, this.always, stamp);
     if (out.length > 1) out.sort((a, b) => a.index - b.index);
     return out;
   }
 }
 
-/** Calls `emit` with the keys of a command part: each view's program (and its base name), alone and with the next word. */
-function partKeys(part: CommandPart, emit: (key: string) => void): void {
+/** Appends the rules of `list` that this lookup (`stamp`) has not taken yet. */
+function take(out: CompiledRule[], list: readonly CompiledRule[] | undefined, stamp: number): void {
+  if (list === undefined) return;
+  for (const cr of list) {
+    if (cr.stamp === stamp) continue;
+    cr.stamp = stamp;
+    out.push(cr);
+  }
+}
+
+/** Takes the rules `index` names by the keys of a command part: each view's program (and its base name), alone and with the next word. */
+function partKeys(part: CommandPart, index: Map<string, CompiledRule[]>, pairs: Set<string>, out: CompiledRule[], stamp: number): void {
   const views = part.views.length > 0 ? part.views : [{ words: part.words }];
   for (const v of views) {
     const w0 = v.words[0];
     if (w0 === undefined || w0.dynamic) continue;
     const w1 = v.words[1];
     const second = w1 !== undefined && !w1.dynamic ? w1.value : null;
-    emitProgram(w0.value, second, emit);
+    programKeys(w0.value, second, index, pairs, out, stamp);
     const slash = w0.value.lastIndexOf('/');
-    if (slash >= 0 && slash < w0.value.length - 1) emitProgram(w0.value.slice(slash + 1), second, emit);
+    if (slash >= 0 && slash < w0.value.length - 1) programKeys(w0.value.slice(slash + 1), second, index, pairs, out, stamp);
   }
 }
 
-function emitProgram(program: string, second: string | null, emit: (key: string) => void): void {
-  emit(program);
-  if (second !== null) emit(`${program}\u0000${second}`);
+function programKeys(program: string, second: string | null, index: Map<string, CompiledRule[]>, pairs: Set<string>, out: CompiledRule[], stamp: number): void {
+  take(out, index.get(program), stamp);
+  // The two-word key is made only for a program that has one.
+  if (second !== null && pairs.has(program)) take(out, index.get(`${program}\u0000${second}`), stamp);
+}
+
+function pushWord(index: Map<string, CompiledRule[]>, pairs: Set<string>, key: string, cr: CompiledRule): void {
+  push(index, key, cr);
+  const nul = key.indexOf('\u0000');
+  if (nul >= 0) pairs.add(key.slice(0, nul));
 }
