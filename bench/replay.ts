@@ -19,13 +19,16 @@
  * preloaded with `node --require`, so a busy machine's waiting is not counted). Events are counted
  * from replay's own JSON lines and checked against its summary and against what the generator
  * wrote; replay's in-process number (`summary.seconds`, the read-and-decide loop alone, wall clock)
- * is reported beside them. The fixed cost (node start-up, loading the bundle, compiling the
- * policy) is measured by replaying a one-turn session with the same policy and subtracted for the
- * net rates; `node -e 0` is reported too. The budget's measure is events per CPU-second net of the
- * fixed cost: the rate on one core. Two more runs split the time: `--only pending` (decisions but
- * no per-event output, as the policy has no `run` rule) and an empty policy (reading and making
- * events only). `parseFloorUs` is what splitting the file into lines and `JSON.parse` of every line
- * alone cost, in the bench's own process: no reader can go below it.
+ * is reported beside them. Each agent gets two sessions of the same size, replayed by one command:
+ * the first pays what is paid once per process (node start-up, loading the bundle, compiling the
+ * policy, compiling its regexes and indexes at first use, the JIT's warm-up), and the second is
+ * measured by replay's own per-file times (`files[].seconds` and `files[].cpuSeconds`, the CPU
+ * of every thread of the process while on that file). The budget's measure is the second
+ * session's events per CPU-second: the rate on one core. A one-turn session with the same policy
+ * shows the start-up alone; `node -e 0` is reported too. Two more runs split the time: `--only
+ * pending` (decisions but no per-event output, as the policy has no `run` rule) and an empty
+ * policy (reading and making events only). `parseFloorUs` is what splitting the measured file into
+ * lines and `JSON.parse` of every line alone cost, in the bench's own process.
  *
  * The bench must not import cli/ (specs/layers.test.ts), so the CLI is spawned.
  */
@@ -451,6 +454,7 @@ function runCli(cli: string, args: string[], probe: string): Promise<CliRun> {
 interface ReplaySummaryJson {
   events: number;
   seconds: number;
+  files: { file: string; events: number; seconds: number; cpuSeconds: number }[];
   eventsPerSecond: number;
   skippedLines: number;
   failedToolResults: number;
@@ -525,7 +529,7 @@ export interface ReplayBenchOptions {
   split?: boolean;
 }
 
-/** Per-event costs, µs, from three runs: json output, no output (`--only pending`), empty policy. */
+/** Per event of the measured session, µs, from three runs: json output, no output (`--only pending`), empty policy. */
 export interface ReplaySplit {
   /** Reading the file and making the events (empty policy, no output). */
   readUs: number;
@@ -537,30 +541,31 @@ export interface ReplaySplit {
 
 export interface ReplayAgentResult {
   agent: BenchAgent;
+  /** Events of the measured session (replayed after a warm-up session of the same size). */
   events: number;
   bytes: number;
   lines: number;
   seams: Record<ReplaySeam, number>;
-  /** Median wall time of `replay --format json`, spawn to exit, ms. */
+  /** Median wall time of `replay --format json` of both sessions, spawn to exit, ms. */
   wallMs: number;
   /** Median CPU time of that process (all its threads), ms. */
   cpuMs: number;
-  /** events / wall time: the whole command, start-up included. */
+  /** Both sessions' events / wall time: the whole command, start-up and warm-up included. */
   eventsPerSecond: number;
-  /** events / (wall time - fixed wall time). */
+  /** The measured session's events / the wall time replay spent on it. */
   netEventsPerSecond: number;
-  /** events / (CPU time - fixed CPU time): the rate on one core, not counting time spent waiting for it. */
+  /** The measured session's events / the CPU time (every thread) spent on it: the rate on one core. */
   eventsPerCpuSecond: number;
-  /** Replay's own number (summary.seconds: the read-and-decide loop in its process, wall clock). */
+  /** The same as netEventsPerSecond (replay's own per-file wall clock). */
   inProcessEventsPerSecond: number;
   inProcessMs: number;
-  /** File bytes per second of that loop, MiB. */
+  /** File bytes per second of the measured session, MiB. */
   megabytesPerSecond: number;
-  /** Splitting the file into lines and JSON.parse of every line, in the bench's process, per event, CPU µs. */
+  /** Splitting the measured file into lines and JSON.parse of every line, in the bench's process, per event, CPU µs. */
   parseFloorUs: number;
-  /** From CPU times net of the fixed costs. */
+  /** From the CPU time spent on the measured session. */
   split?: ReplaySplit;
-  /** From replay's in-process times (wall clock inside the process). */
+  /** The same from replay's in-process times (wall clock inside the process). */
   inProcessSplit?: ReplaySplit;
 }
 
@@ -591,12 +596,15 @@ interface Timed {
   wallMs: number;
   cpuMs: number;
   inProcessMs: number;
+  /** The last file's share: replay's own wall and CPU time for it, ms. */
+  lastFileMs: number;
+  lastFileCpuMs: number;
 }
 
 /**
  * Replay throughput of the built CLI on generated sessions (see the top of this file). Budget:
- * at least 100,000 events per CPU-second, net of the fixed cost (start-up and policy compile), at
- * 1,000 rules, for each agent's format. Throws when the CLI fails or when replay's events differ
+ * at least 100,000 events per CPU-second on a session replayed after a warm-up session (see the top
+ * of this file), at 1,000 rules, for each agent's format. Throws when the CLI fails or when replay's events differ
  * from what the generator wrote.
  */
 export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<ReplayBenchResult> {
@@ -624,15 +632,21 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
       const wall: number[] = [];
       const cpu: number[] = [];
       const inProcess: number[] = [];
+      const lastWall: number[] = [];
+      const lastCpu: number[] = [];
       for (let i = 0; i < n; i++) {
         const run = await runCli(cli, ['replay', ...args], probe);
         if (run.code !== 0) throw new Error(`\`replay ${args.join(' ')}\` exited with ${run.code}: ${run.stderr}`);
         check?.(run.stdout);
         wall.push(run.wallMs);
         cpu.push(run.cpuMs);
-        inProcess.push(summaryOf(run.stdout).seconds * 1000);
+        const summary = summaryOf(run.stdout);
+        inProcess.push(summary.seconds * 1000);
+        const last = summary.files.at(-1)!;
+        lastWall.push(last.seconds * 1000);
+        lastCpu.push(last.cpuSeconds * 1000);
       }
-      return { wallMs: median(wall), cpuMs: median(cpu), inProcessMs: median(inProcess) };
+      return { wallMs: median(wall), cpuMs: median(cpu), inProcessMs: median(inProcess), lastFileMs: median(lastWall), lastFileCpuMs: median(lastCpu) };
     };
     const tiny = join(dir, 'tiny.jsonl');
     writeClaudeSession(tiny, { events: 1, rules });
@@ -640,49 +654,60 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
     const fixedEmpty = await timed(['--policy', empty, tiny, '--format', 'json'], runs);
     const results: ReplayAgentResult[] = [];
     for (const agent of agents) {
-      const file = join(dir, `${agent}.jsonl`);
-      const written = writeBenchSession(file, { agent, events: count, rules, ...(opts.noise !== undefined ? { noise: opts.noise } : {}) });
+      // Two sessions of the agent replayed by one command: the first pays what is paid once per
+      // process (compiling the policy's regexes and indexes at first use, the JIT's warm-up), the
+      // second is measured by replay's own per-file wall and CPU times.
+      const fileOf = (which: string) => join(dir, `${agent}-${which}.jsonl`);
+      const sessionOpts = { events: count, rules, ...(opts.noise !== undefined ? { noise: opts.noise } : {}) };
+      const warm = writeBenchSession(fileOf('warm'), { agent, seed: 101, ...sessionOpts });
+      const measured = writeBenchSession(fileOf('measured'), { agent, ...sessionOpts });
       const check = (stdout: string) => {
         const got = readJsonOutput(stdout);
-        if (got.events !== got.summary.events || got.events !== written.events || JSON.stringify(got.seams) !== JSON.stringify(written.seams)) {
-          throw new Error(`replay of the ${agent} session gave ${got.events} events ${JSON.stringify(got.seams)} (summary ${got.summary.events}); the generator wrote ${written.events} ${JSON.stringify(written.seams)}`);
+        const want = emptySeams();
+        for (const s of Object.keys(want) as ReplaySeam[]) want[s] = warm.seams[s] + measured.seams[s];
+        const events = warm.events + measured.events;
+        if (got.events !== got.summary.events || got.events !== events || JSON.stringify(got.seams) !== JSON.stringify(want) || got.summary.files.at(-1)?.events !== measured.events) {
+          throw new Error(`replay of the ${agent} sessions gave ${got.events} events ${JSON.stringify(got.seams)} (summary ${got.summary.events}); the generator wrote ${events} ${JSON.stringify(want)}`);
         }
-        if (got.summary.skippedLines !== 0 || got.summary.failedToolResults !== written.failedResults || got.summary.stops.recordedContinuations !== written.continuations) {
-          throw new Error(`replay of the ${agent} session read it differently from how it was written: ${JSON.stringify({ skipped: got.summary.skippedLines, failed: got.summary.failedToolResults, continuations: got.summary.stops.recordedContinuations })}`);
+        const failed = warm.failedResults + measured.failedResults;
+        const continuations = warm.continuations + measured.continuations;
+        if (got.summary.skippedLines !== 0 || got.summary.failedToolResults !== failed || got.summary.stops.recordedContinuations !== continuations) {
+          throw new Error(`replay of the ${agent} sessions read them differently from how they were written: ${JSON.stringify({ skipped: got.summary.skippedLines, failed: got.summary.failedToolResults, continuations: got.summary.stops.recordedContinuations })}`);
         }
       };
-      const first = await timed(['--policy', policy, file, '--format', 'json'], 1, check);
+      const args = (p: string, ...more: string[]) => ['--policy', p, fileOf('warm'), fileOf('measured'), '--format', 'json', ...more];
+      const first = await timed(args(policy), 1, check);
       // A slow evaluator: one run of each measure is enough to see it.
       const agentRuns = first.wallMs > 20_000 ? 1 : runs;
-      const json = agentRuns > 1 ? await timed(['--policy', policy, file, '--format', 'json'], agentRuns, check) : first;
-      const events = written.events;
+      const json = agentRuns > 1 ? await timed(args(policy), agentRuns, check) : first;
+      const events = measured.events;
       const result: ReplayAgentResult = {
         agent,
         events,
-        bytes: written.bytes,
-        lines: written.lines,
-        seams: written.seams,
+        bytes: measured.bytes,
+        lines: measured.lines,
+        seams: measured.seams,
         wallMs: json.wallMs,
         cpuMs: json.cpuMs,
-        eventsPerSecond: events / (json.wallMs / 1000),
-        netEventsPerSecond: events / (Math.max(1, json.wallMs - fixed.wallMs) / 1000),
-        eventsPerCpuSecond: events / (Math.max(1, json.cpuMs - fixed.cpuMs) / 1000),
-        inProcessEventsPerSecond: events / (json.inProcessMs / 1000),
-        inProcessMs: json.inProcessMs,
-        megabytesPerSecond: written.bytes / 2 ** 20 / (json.inProcessMs / 1000),
-        parseFloorUs: (parseFloorMs(file) * 1000) / events,
+        eventsPerSecond: (warm.events + events) / (json.wallMs / 1000),
+        netEventsPerSecond: events / (json.lastFileMs / 1000),
+        eventsPerCpuSecond: events / (json.lastFileCpuMs / 1000),
+        inProcessEventsPerSecond: events / (json.lastFileMs / 1000),
+        inProcessMs: json.lastFileMs,
+        megabytesPerSecond: measured.bytes / 2 ** 20 / (json.lastFileMs / 1000),
+        parseFloorUs: (parseFloorMs(fileOf('measured')) * 1000) / events,
       };
       if (opts.split !== false) {
         // `--only pending` lists no event here (no `run` rule): decisions, and only the summary written.
-        const quiet = await timed(['--policy', policy, file, '--format', 'json', '--only', 'pending'], agentRuns);
-        const read = await timed(['--policy', empty, file, '--format', 'json', '--only', 'pending'], agentRuns);
+        const quiet = await timed(args(policy, '--only', 'pending'), agentRuns);
+        const read = await timed(args(empty, '--only', 'pending'), agentRuns);
         const us = (ms: number) => (ms * 1000) / events;
-        const readCpu = read.cpuMs - fixedEmpty.cpuMs;
-        result.split = { readUs: us(readCpu), evaluateUs: us(quiet.cpuMs - fixed.cpuMs - readCpu), outputUs: us(json.cpuMs - quiet.cpuMs) };
-        result.inProcessSplit = { readUs: us(read.inProcessMs), evaluateUs: us(quiet.inProcessMs - read.inProcessMs), outputUs: us(json.inProcessMs - quiet.inProcessMs) };
+        result.split = { readUs: us(read.lastFileCpuMs), evaluateUs: us(quiet.lastFileCpuMs - read.lastFileCpuMs), outputUs: us(json.lastFileCpuMs - quiet.lastFileCpuMs) };
+        result.inProcessSplit = { readUs: us(read.lastFileMs), evaluateUs: us(quiet.lastFileMs - read.lastFileMs), outputUs: us(json.lastFileMs - quiet.lastFileMs) };
       }
       results.push(result);
-      rmSync(file, { force: true });
+      rmSync(fileOf('warm'), { force: true });
+      rmSync(fileOf('measured'), { force: true });
     }
     const rate = Math.min(...results.map((r) => r.eventsPerCpuSecond));
     return {

@@ -87,8 +87,9 @@ describe('dshpolicy replay on real Claude Code transcripts', () => {
     ]);
     const s = summaryOf(r.out);
     expect(s.files).toEqual([
-      { file: bash, agent: 'claude', session: '85ae01c2-d213-4c1c-8c8c-b797aa298210', cwd: '/tmp/e2e/project', bytes: statSync(bash).size, events: 4, skippedLines: 0 },
+      { file: bash, agent: 'claude', session: '85ae01c2-d213-4c1c-8c8c-b797aa298210', cwd: '/tmp/e2e/project', bytes: statSync(bash).size, events: 4, skippedLines: 0, seconds: expect.any(Number), cpuSeconds: expect.any(Number) },
     ]);
+    expect(s.files[0]!.cpuSeconds).toBeGreaterThan(0);
     expect(s.seams['pre-tool']).toEqual({ deny: 1, ask: 0, allow: 0, none: 0 });
     expect(s.tools).toEqual({ Bash: { 'pre-tool': { deny: 1, ask: 0, allow: 0, none: 0 }, 'post-tool': { block: 0, accept: 1 } } });
     expect(s.rules.find((x) => x.id === rule(2))).toEqual({ id: rule(2), seam: 'pre-tool', effect: 'deny', decided: 1, decisions: { deny: 1 }, pending: 0 });

@@ -147,6 +147,10 @@ export interface FileSummary {
   skippedLines: number;
   /** Set when the file could not be read (then it counts toward exit status 1). */
   error?: string;
+  /** Wall time spent on the file. */
+  seconds: number;
+  /** CPU time of the process while on the file (user and system, every thread). */
+  cpuSeconds: number;
 }
 
 export interface RuleCount {
@@ -365,12 +369,20 @@ export interface ReplayOptions {
 export async function replayFiles(policy: CompiledPolicy, files: readonly string[], opts: ReplayOptions = {}): Promise<ReplaySummary> {
   const counts = new Counts(policy.ir);
   const started = performance.now();
-  for (let i = 0; i < files.length; i++) await replayFile(policy, files[i]!, i, files.length, counts, opts);
+  for (let i = 0; i < files.length; i++) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    await replayFile(policy, files[i]!, i, files.length, counts, opts);
+    const c = process.cpuUsage(c0);
+    const summary = counts.files[counts.files.length - 1]!;
+    summary.seconds = (performance.now() - t0) / 1000;
+    summary.cpuSeconds = (c.user + c.system) / 1e6;
+  }
   return counts.summary((performance.now() - started) / 1000);
 }
 
 async function replayFile(policy: CompiledPolicy, file: string, index: number, of: number, counts: Counts, opts: ReplayOptions): Promise<void> {
-  let summary: FileSummary = { file, bytes: 0, events: 0, skippedLines: 0 };
+  let summary: FileSummary = { file, bytes: 0, events: 0, skippedLines: 0, seconds: 0, cpuSeconds: 0 };
   counts.files.push(summary);
   const report = (d: Diagnostic) => {
     counts.diagnostic(d);
@@ -408,7 +420,7 @@ async function replayFile(policy: CompiledPolicy, file: string, index: number, o
   const known: Partial<FileSummary> & { file: string } = { file, agent };
   if (head.session !== undefined) known.session = head.session;
   if (head.cwd !== undefined) known.cwd = head.cwd;
-  summary = Object.assign(known, { bytes: size, events: 0, skippedLines: 0 });
+  summary = Object.assign(known, { bytes: size, events: 0, skippedLines: 0, seconds: 0, cpuSeconds: 0 });
   counts.files[counts.files.length - 1] = summary;
   if (head.sidechain && opts.agent === undefined) {
     counts.sidechainFiles++;
