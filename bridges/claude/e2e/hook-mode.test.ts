@@ -8,7 +8,7 @@
  * cache goes to a per-case `DSHPOLICY_CACHE_DIR`; its stop-guard state to `$HOME/.claude/dshpolicy/stop`
  * of the run's throwaway HOME.
  *
- * Needs the bundle (`npx tsup`: dist/cli.cjs, hook.cjs, compiler.cjs), which it runs from a copy
+ * Needs the bundle (`npx tsup`: dist/cli.cjs, hook.cjs, hook-main.cjs, compiler.cjs), which it runs from a copy
  * (`snapshotDist`). Part of `npm test`; skipped when DSHPOLICY_E2E=0. See cli/e2e/README.md.
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { contentBlocks, requestText, toolResults } from './model.js';
 import { runClaude, type HookEvent, type RunOptions, type RunResult } from './run.js';
 
 const enabled = process.env.DSHPOLICY_E2E !== '0';
-const BUNDLES = ['cli.cjs', 'hook.cjs', 'compiler.cjs'];
+const BUNDLES = ['cli.cjs', 'hook.cjs', 'hook-main.cjs', 'compiler.cjs'];
 /** The built CLI, copied (see {@link snapshotDist}): `<copy>/cli.cjs`, and the hook beside it. */
 let CLI = '';
 let HOOK = '';

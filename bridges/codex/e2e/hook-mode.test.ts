@@ -10,7 +10,7 @@
  * sent, Codex's `hook: <Event> <Status>` lines. The hook's compiled-IR cache goes to a per-case
  * `DSHPOLICY_CACHE_DIR`; its stop-guard state to `$CODEX_HOME/dshpolicy/stop`.
  *
- * Needs the bundle (`npx tsup`: dist/cli.cjs, hook.cjs, compiler.cjs), which it runs from a copy
+ * Needs the bundle (`npx tsup`: dist/cli.cjs, hook.cjs, hook-main.cjs, compiler.cjs), which it runs from a copy
  * (`snapshotDist`). Part of `npm test`; skipped when DSHPOLICY_E2E=0. See cli/e2e/README.md.
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ import { runCodex, type RunCodexOptions, type RunCodexResult } from './run.js';
 
 const enabled = process.env['DSHPOLICY_E2E'] !== '0';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const BUNDLES = ['cli.cjs', 'hook.cjs', 'compiler.cjs'];
+const BUNDLES = ['cli.cjs', 'hook.cjs', 'hook-main.cjs', 'compiler.cjs'];
 /** The built CLI, copied (see {@link snapshotDist}): `<copy>/cli.cjs`, and the hook beside it. */
 let CLI = '';
 let HOOK = '';
