@@ -265,6 +265,8 @@ export function regexProblem(source: string, flags: string): MatchError | null {
   const known = problems.get(key);
   if (known !== undefined) return known;
   const problem = checkRegex(source, flags);
+  // RE2 out of memory says nothing of the regex: not remembered, so a later compile tries again.
+  if (problem?.transient === true) return problem;
   if (problems.size >= MAX_PROBLEMS) problems.clear();
   problems.set(key, problem);
   return problem;

@@ -33,16 +33,31 @@ function re2(): typeof RE2 {
 /** Tested values are cut to this many UTF-16 code units. */
 export const MAX_REGEX_INPUT = 1024 * 1024;
 
-/** At most this many compiled regexes are kept. */
+/** At most this many regexes are remembered (validity, test plan, RE2 object). */
 const CACHE_LIMIT = 1000;
 
 const LINEAR = 'regexes use RE2 syntax, which runs in linear time';
 
 interface CompiledRegex {
-  readonly re: RE2 | null;
+  readonly key: string;
+  readonly source: string;
+  /** The flags RE2 is given (`u` and the known ones of `ims`). */
+  readonly re2Flags: string;
+  /** The compiled RE2 object; null when the regex is invalid or the object was released. */
+  re: RE2 | null;
   readonly error: MatchError | null;
   /** How tests run, worked out at the first test of a valid regex. */
   plan?: Plan;
+}
+
+/** RE2 could not compile a regex for want of memory, even after releasing every other one. */
+class RegexResourceError extends Error {}
+
+/** re2-wasm's errors when its memory is exhausted (an Emscripten abort), as opposed to a pattern's. */
+function isResourceError(error: unknown): boolean {
+  if (typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /\(OOM\)|out of memory|Cannot enlarge memory|^abort\(/i.test(message);
 }
 
 /**
@@ -84,28 +99,75 @@ function makePlan(source: string, flags: string): Plan {
 }
 
 function planOf(source: string, flags: string, entry: CompiledRegex): Plan {
+  if (entry.plan !== undefined) return entry.plan;
   try {
-    return (entry.plan ??= makePlan(source, flags));
+    entry.plan = makePlan(source, flags);
   } catch {
-    return (entry.plan = { fast: null, prefilter: null, analysis: { jsSource: null, literals: null, folded: false } });
+    entry.plan = { fast: null, prefilter: null, analysis: { jsSource: null, literals: null, folded: false } };
   }
+  // A regex run as a JavaScript RegExp needs RE2 only for the rare text it cannot take.
+  if (entry.plan.fast !== null) release(entry);
+  return entry.plan;
 }
 
 /** Least recently used first; re-inserted on every use. */
 const cache = new Map<string, CompiledRegex>();
 
+/** The entries holding an RE2 object, least recently used first. */
+const live = new Map<string, CompiledRegex>();
+
 function cacheKey(source: string, flags: string): string {
   return `${flags.length}:${flags}:${source}`;
 }
 
+/** Frees an entry's RE2 object: compiled patterns live in WebAssembly memory, which the garbage collector does not reclaim. */
 function release(entry: CompiledRegex): void {
-  // Compiled patterns live in WebAssembly memory, which the garbage collector does not reclaim.
+  const re = entry.re;
+  if (re === null) return;
+  entry.re = null;
+  if (live.get(entry.key) === entry) live.delete(entry.key);
+  freeRe2(re);
+}
+
+function freeRe2(re: RE2): void {
   try {
-    const wrapper = (entry.re as unknown as { wrapper?: { delete?: () => void } } | null)?.wrapper;
-    wrapper?.delete?.();
+    (re as unknown as { wrapper?: { delete?: () => void } }).wrapper?.delete?.();
   } catch {
     // already released
   }
+}
+
+/**
+ * Compiles with RE2. re2-wasm has a fixed 16 MB of memory (about 1,700 simple patterns, or a few
+ * dozen with large Unicode classes): when it is full, the least recently used half of the RE2
+ * objects held is released and the compile tried again, then all of them. A regex whose object was
+ * released gets a new one when a test needs RE2 again.
+ */
+function newRe2(source: string, re2Flags: string): RE2 {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return new (re2())(source, re2Flags);
+    } catch (error) {
+      if (!isResourceError(error)) throw error;
+      if (attempt === 2 || live.size === 0) throw new RegexResourceError('the regex engine ran out of memory');
+    }
+    const held = [...live.values()];
+    for (const entry of attempt === 0 ? held.slice(0, Math.ceil(held.length / 2)) : held) release(entry);
+  }
+}
+
+/** Marks an entry's RE2 object as the most recently used. */
+function hold(entry: CompiledRegex): void {
+  live.delete(entry.key);
+  live.set(entry.key, entry);
+}
+
+/** The RE2 object of a valid entry, compiled again if it was released; null for an invalid regex. */
+function re2Of(entry: CompiledRegex): RE2 | null {
+  if (entry.error !== null) return null;
+  if (entry.re === null) entry.re = newRe2(entry.source, entry.re2Flags);
+  hold(entry);
+  return entry.re;
 }
 
 function lookup(source: string, flags: string, key = cacheKey(source, flags)): CompiledRegex {
@@ -115,7 +177,7 @@ function lookup(source: string, flags: string, key = cacheKey(source, flags)): C
     cache.set(key, hit);
     return hit;
   }
-  const entry = build(source, flags);
+  const entry = build(source, flags, key);
   cache.set(key, entry);
   while (cache.size > CACHE_LIMIT) {
     const oldest = cache.keys().next();
@@ -131,6 +193,12 @@ function lookup(source: string, flags: string, key = cacheKey(source, flags)): C
 export function clearRegexCache(): void {
   for (const entry of cache.values()) release(entry);
   cache.clear();
+  live.clear();
+}
+
+/** How many RE2 objects are held (for tests). */
+export function liveRegexCount(): number {
+  return live.size;
 }
 
 function checkFlags(source: string, flags: string): MatchError | null {
@@ -147,31 +215,42 @@ function checkFlags(source: string, flags: string): MatchError | null {
   return null;
 }
 
-function build(source: string, flags: string): CompiledRegex {
+/**
+ * Compiles a regex to decide whether it is valid. Throws RegexResourceError when RE2 has no memory
+ * for it (nothing is remembered then, so a later call tries again).
+ */
+function build(source: string, flags: string, key: string): CompiledRegex {
   if (typeof source !== 'string' || typeof flags !== 'string') {
-    return { re: null, error: { message: 'regex source and flags must be strings', offset: 0 } };
+    return { key, source: '', re2Flags: 'u', re: null, error: { message: 'regex source and flags must be strings', offset: 0 } };
   }
   let re: RE2 | null = null;
   let patternError: MatchError | null = null;
   const usable = [...new Set(flags.split('').filter((f) => f === 'i' || f === 'm' || f === 's'))].join('');
   try {
-    re = new (re2())(source, 'u' + usable);
+    re = newRe2(source, 'u' + usable);
   } catch (error) {
+    if (error instanceof RegexResourceError) throw error;
     patternError = explainRe2Error(source, usable, error instanceof Error ? error.message : String(error));
   }
   const error = patternError ?? checkFlags(source, flags);
   if (error !== null && re !== null) {
-    release({ re, error: null });
+    freeRe2(re);
     re = null;
   }
-  return { re, error };
+  const entry: CompiledRegex = { key, source, re2Flags: 'u' + usable, re, error };
+  if (re !== null) hold(entry);
+  return entry;
 }
 
-/** Validates an RE2 regex (flags a subset of `ims`); null when it is fine. */
+/**
+ * Validates an RE2 regex (flags a subset of `ims`); null when it is fine. When RE2 runs out of
+ * memory the answer is an error marked `transient`, not a verdict on the regex.
+ */
 export function checkRegex(source: string, flags: string): MatchError | null {
   try {
     return lookup(source, flags).error;
-  } catch {
+  } catch (error) {
+    if (error instanceof RegexResourceError) return { message: 'the regex engine ran out of memory compiling this regex', offset: 0, transient: true };
     return { message: 'regex could not be compiled', offset: 0 };
   }
 }
@@ -186,7 +265,15 @@ export function compileRegex(source: string, flags: string): Matcher {
   let plan: Plan | undefined;
   return {
     test: (value: string) => {
-      valid ??= checkRegex(source, flags) === null;
+      if (valid === undefined) {
+        const problem = checkRegex(source, flags);
+        // No memory to compile it: this test fails (and the event fails closed); the next tries again.
+        if (problem?.transient === true) {
+          failures++;
+          return false;
+        }
+        valid = problem === null;
+      }
       if (!valid) return false;
       try {
         plan ??= planOf(source, flags, lookup(source, flags, key));
@@ -209,7 +296,8 @@ export function regexPlan(
   source: string,
   flags: string,
 ): { fast: boolean; literals: string[] | null; folded: boolean; why?: string } {
-  if (checkRegex(source, flags) !== null) return { fast: false, literals: null, folded: false, why: 'invalid regex' };
+  const problem = checkRegex(source, flags);
+  if (problem !== null) return { fast: false, literals: null, folded: false, why: problem.transient === true ? problem.message : 'invalid regex' };
   try {
     const plan = planOf(source, flags, lookup(source, flags));
     const out = { fast: plan.fast !== null, literals: plan.analysis.literals, folded: plan.analysis.folded };
@@ -238,7 +326,7 @@ function testCached(source: string, flags: string, key: string | undefined, valu
   try {
     if (typeof value !== 'string') return false;
     const entry = lookup(source, flags, key);
-    if (entry.re === null) return false;
+    if (entry.error !== null) return false;
     return testPlan(planOf(source, flags, entry), source, flags, key, value);
   } catch {
     failures++;
@@ -259,13 +347,25 @@ function testPlan(plan: Plan, source: string, flags: string, key: string | undef
         // e.g. the engine's backtrack stack ran out: RE2 answers instead
       }
     }
-    const { re } = lookup(source, flags, key);
-    if (re === null) return false;
-    re.lastIndex = 0;
-    return re.test(input);
+    return re2Test(lookup(source, flags, key), input);
   } catch {
     failures++;
     return false;
+  }
+}
+
+/** Tests with RE2; matching needs memory too: when it is full, the other RE2 objects are released and the test tried once more. */
+function re2Test(entry: CompiledRegex, input: string): boolean {
+  for (let attempt = 0; ; attempt++) {
+    const re = re2Of(entry);
+    if (re === null) return false;
+    try {
+      re.lastIndex = 0;
+      return re.test(input);
+    } catch (error) {
+      if (attempt === 1 || !isResourceError(error)) throw error;
+    }
+    for (const other of [...live.values()]) if (other !== entry) release(other);
   }
 }
 

@@ -9,6 +9,11 @@ export interface MatchError {
    * in `/source/flags`: the flag at index `k` has offset `source.length + 1 + k`.
    */
   offset: number;
+  /**
+   * Set when the regex engine could not decide (it ran out of memory), not because of the source:
+   * the same check may pass later, so it must not be remembered as the regex's verdict.
+   */
+  transient?: true;
 }
 
 export type GlobKind = 'tool' | 'path' | 'url' | 'domain';

@@ -1,0 +1,117 @@
+/**
+ * re2-wasm has a fixed 16 MB of memory that the garbage collector does not reclaim. Many regexes in
+ * one process (a big policy, a long `serve` or replay) must still match as RE2 says: fast-path
+ * regexes let their RE2 object go, a full memory releases the least recently used ones (compiled
+ * again when needed), and a regex that still finds RE2 out of memory is a failed test (the event
+ * fails closed), never an invalid regex.
+ */
+import { createRequire } from 'node:module';
+import { RE2 } from 're2-wasm';
+import { describe, expect, it } from 'vitest';
+import { checkRegex, compileRegex, regexFailures, regexPlan } from './regex.js';
+import { clearRegexCache, liveRegexCount } from './regex.js';
+
+// Run as JavaScript RegExps; RE2 compiles them once to check them, then lets them go.
+const fastPattern = (i: number) => `\\btool${i}\\s+--force\\b`;
+// Off the fast path (a repeated character that can also start the pattern): RE2 at every test.
+const re2Pattern = (i: number) => `\\b(?:item${i}|elem${i})\\s+--(?:force|hard|yes)\\b[a-z]{0,20}`;
+
+/** re2-wasm's own allocator, to fill its memory the way a thousand compiled patterns would. */
+const wasm = createRequire(import.meta.url)('re2-wasm/build/wasm/re2.js') as { _malloc(n: number): number; _free(p: number): void };
+const noise = process.stderr.write;
+
+/** Allocates re2-wasm memory until none is left; returns what to free. */
+function fillRe2Memory(): number[] {
+  const blocks: number[] = [];
+  // re2-wasm reports an exhausted memory on stderr before it throws.
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    for (let size = 1 << 20; size >= 16; size >>= 1) {
+      for (;;) {
+        let p = 0;
+        try {
+          p = wasm._malloc(size);
+        } catch {
+          break;
+        }
+        if (p === 0) break;
+        blocks.push(p);
+      }
+    }
+  } finally {
+    process.stderr.write = noise;
+  }
+  return blocks;
+}
+
+describe('regexes and RE2 memory', () => {
+  it('a regex met while RE2 memory is full fails closed for that test, is not taken as invalid, and works once there is room', () => {
+    clearRegexCache();
+    const m = compileRegex(re2Pattern(1), '');
+    const blocks = fillRe2Memory();
+    expect(blocks.length).toBeGreaterThan(0);
+    const failures = regexFailures();
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    let problem: ReturnType<typeof checkRegex>;
+    let answer: boolean;
+    try {
+      answer = m.test('the elem1 --hard now');
+      problem = checkRegex(re2Pattern(2), '');
+    } finally {
+      process.stderr.write = noise;
+      for (const p of blocks) wasm._free(p);
+    }
+    expect(answer).toBe(false);
+    expect(regexFailures()).toBeGreaterThan(failures);
+    expect(problem).toMatchObject({ transient: true, message: expect.stringMatching(/out of memory/) });
+    // With room again, the same matcher and regex are fine.
+    expect(m.test('the elem1 --hard now')).toBe(true);
+    expect(checkRegex(re2Pattern(2), '')).toBeNull();
+  });
+
+  it('makes room by releasing the RE2 objects it holds, least recently used first', () => {
+    clearRegexCache();
+    const held = Array.from({ length: 20 }, (_, i) => compileRegex(re2Pattern(100 + i), ''));
+    for (const [i, m] of held.entries()) expect(m.test(`x item${100 + i} --yes`)).toBe(true);
+    expect(liveRegexCount()).toBe(20);
+    const blocks = fillRe2Memory();
+    const failures = regexFailures();
+    try {
+      // Memory is full, but the 20 held objects can be let go: the new regex compiles.
+      const m = compileRegex(re2Pattern(999), '');
+      expect(m.test('x item999 --force')).toBe(true);
+    } finally {
+      for (const p of blocks) wasm._free(p);
+    }
+    expect(regexFailures()).toBe(failures);
+    expect(liveRegexCount()).toBeLessThan(20);
+    // The released ones compile again when tested.
+    for (const [i, m] of held.entries()) expect(m.test(`x elem${100 + i} --hard`)).toBe(true);
+    expect(regexFailures()).toBe(failures);
+  });
+
+  it('fast-path regexes hold no RE2 object once checked', () => {
+    clearRegexCache();
+    expect(regexPlan(fastPattern(0), '').fast).toBe(true);
+    const ms = Array.from({ length: 300 }, (_, i) => compileRegex(fastPattern(i), ''));
+    for (const [i, m] of ms.entries()) expect(m.test(`run tool${i} --force`)).toBe(true);
+    expect(liveRegexCount()).toBe(0);
+  });
+
+  it('a fast-path regex whose RE2 object was released still answers as RE2 on text it cannot take', () => {
+    clearRegexCache();
+    const m = compileRegex('a.c', '');
+    expect(m.test('abc')).toBe(true);
+    expect(liveRegexCount()).toBe(0);
+    // An unpaired surrogate sends the test to RE2, which compiles the regex again.
+    const re2 = new RE2('a.c', 'u');
+    for (const text of ['a\ud800c', 'a\udc00c', 'x\ud800abc']) expect(m.test(text), JSON.stringify(text)).toBe(re2.test(text));
+    expect(liveRegexCount()).toBe(1);
+  });
+
+  it('still reports pattern errors as errors, and does not call them transient', () => {
+    const e = checkRegex('(a', '');
+    expect(e?.message).toMatch(/missing `\)`/);
+    expect(e?.transient).toBeUndefined();
+  });
+});
