@@ -55,7 +55,8 @@ class RegexResourceError extends Error {}
 
 /** re2-wasm's errors when its memory is exhausted (an Emscripten abort), as opposed to a pattern's. */
 function isResourceError(error: unknown): boolean {
-  if (typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError) return true;
+  // A WebAssembly.RuntimeError (the engine layer is typed without the WebAssembly globals).
+  if (error instanceof Error && error.name === 'RuntimeError') return true;
   const message = error instanceof Error ? error.message : String(error);
   return /\(OOM\)|out of memory|Cannot enlarge memory|^abort\(/i.test(message);
 }
