@@ -556,9 +556,6 @@ export interface ReplayAgentResult {
   netEventsPerSecond: number;
   /** The measured session's events / the CPU time (every thread) spent on it: the rate on one core. */
   eventsPerCpuSecond: number;
-  /** The same as netEventsPerSecond (replay's own per-file wall clock). */
-  inProcessEventsPerSecond: number;
-  inProcessMs: number;
   /** File bytes per second of the measured session, MiB. */
   megabytesPerSecond: number;
   /** Splitting the measured file into lines and JSON.parse of every line, in the bench's process, per event, CPU µs. */
@@ -578,8 +575,6 @@ export interface ReplayBenchResult {
   fixedMs: number;
   /** The same, CPU time, ms. */
   fixedCpuMs: number;
-  /** The same with an empty policy, CPU time, ms. */
-  fixedEmptyCpuMs: number;
   agents: ReplayAgentResult[];
   /** The budget's measure: the lowest `eventsPerCpuSecond` of the agents. */
   eventsPerSecond: number;
@@ -595,7 +590,6 @@ function defaultCli(): string {
 interface Timed {
   wallMs: number;
   cpuMs: number;
-  inProcessMs: number;
   /** The last file's share: replay's own wall and CPU time for it, ms. */
   lastFileMs: number;
   lastFileCpuMs: number;
@@ -631,7 +625,6 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
     const timed = async (args: string[], n: number, check?: (stdout: string) => void): Promise<Timed> => {
       const wall: number[] = [];
       const cpu: number[] = [];
-      const inProcess: number[] = [];
       const lastWall: number[] = [];
       const lastCpu: number[] = [];
       for (let i = 0; i < n; i++) {
@@ -641,17 +634,15 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
         wall.push(run.wallMs);
         cpu.push(run.cpuMs);
         const summary = summaryOf(run.stdout);
-        inProcess.push(summary.seconds * 1000);
         const last = summary.files.at(-1)!;
         lastWall.push(last.seconds * 1000);
         lastCpu.push(last.cpuSeconds * 1000);
       }
-      return { wallMs: median(wall), cpuMs: median(cpu), inProcessMs: median(inProcess), lastFileMs: median(lastWall), lastFileCpuMs: median(lastCpu) };
+      return { wallMs: median(wall), cpuMs: median(cpu), lastFileMs: median(lastWall), lastFileCpuMs: median(lastCpu) };
     };
     const tiny = join(dir, 'tiny.jsonl');
     writeClaudeSession(tiny, { events: 1, rules });
     const fixed = await timed(['--policy', policy, tiny, '--format', 'json'], runs);
-    const fixedEmpty = await timed(['--policy', empty, tiny, '--format', 'json'], runs);
     const results: ReplayAgentResult[] = [];
     for (const agent of agents) {
       // Two sessions of the agent replayed by one command: the first pays what is paid once per
@@ -692,8 +683,6 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
         eventsPerSecond: (warm.events + events) / (json.wallMs / 1000),
         netEventsPerSecond: events / (json.lastFileMs / 1000),
         eventsPerCpuSecond: events / (json.lastFileCpuMs / 1000),
-        inProcessEventsPerSecond: events / (json.lastFileMs / 1000),
-        inProcessMs: json.lastFileMs,
         megabytesPerSecond: measured.bytes / 2 ** 20 / (json.lastFileMs / 1000),
         parseFloorUs: (parseFloorMs(fileOf('measured')) * 1000) / events,
       };
@@ -716,7 +705,6 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
       nodeStartMs: median(nodeRuns),
       fixedMs: fixed.wallMs,
       fixedCpuMs: fixed.cpuMs,
-      fixedEmptyCpuMs: fixedEmpty.cpuMs,
       agents: results,
       eventsPerSecond: rate,
       budget: 100_000,
