@@ -7,21 +7,15 @@
  * compiled as usual and, at exit, its code stored for the next run. V8 checks an entry against the
  * source and its own version and flags, and refuses one that does not fit.
  *
- * Only node's built-in modules here: this file runs before anything is cached.
+ * Only node's built-in modules here (and cache-dir.ts): this file runs before anything is cached.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
+import { cacheDir } from './cache-dir.js';
 
 const MAIN = join(__dirname, 'hook-main.cjs');
-
-/** The policy cache's directory (cli/policy-cache.ts `cacheDir`), with `code/` for compiled code. */
-function codeDir(env: NodeJS.ProcessEnv): string {
-  const base = env['DSHPOLICY_CACHE_DIR'] || join(env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache'), 'dshpolicy');
-  return join(base, 'code');
-}
 
 function start(): void {
   const raw = readFileSync(MAIN, 'utf8');
@@ -32,7 +26,7 @@ function start(): void {
   if (process.env['DSHPOLICY_NO_CODE_CACHE'] !== '1') {
     try {
       const st = statSync(MAIN);
-      const dir = codeDir(process.env);
+      const dir = join(cacheDir(), 'code');
       entry = join(dir, `hook-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.bin`);
       cached = readFileSync(entry);
     } catch {

@@ -8,9 +8,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Diagnostic, PolicyIR } from '../engine/index.js';
+import { cacheDir } from './cache-dir.js';
+
+export { cacheDir };
 
 declare const __DSHPOLICY_VERSION__: string | undefined;
 const VERSION = typeof __DSHPOLICY_VERSION__ === 'string' ? __DSHPOLICY_VERSION__ : '0.0.0-dev';
@@ -24,13 +26,6 @@ interface Entry {
   roots: string[];
   sources: { path: string; sha256: string }[];
   ir: PolicyIR;
-}
-
-/** Where entries live: `$DSHPOLICY_CACHE_DIR`, else `$XDG_CACHE_HOME/dshpolicy`, else `~/.cache/dshpolicy`. */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env['DSHPOLICY_CACHE_DIR']) return env['DSHPOLICY_CACHE_DIR'];
-  const base = env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache');
-  return join(base, 'dshpolicy');
 }
 
 function sha256(data: string | Buffer): string {
