@@ -70,7 +70,7 @@ interface SeamIndex {
   /** Per tool name seen in events, its rules indexed by trigger (built at first use, bounded). */
   byTool: Map<string, RuleIndex>;
   /**
-   * The same indexes by the tool-specific rules they hold (`shapeKey`): tool names no rule tells
+   * The same indexes by the tool-specific rules they hold (their shape): tool names no rule tells
    * apart (say a thousand MCP tools that only tool-less rules and the same globs cover) share one.
    */
   byShape: Map<string, RuleIndex>;
@@ -350,29 +350,50 @@ export function agentMatcherSelects(cr: CompiledRule, view: EventView): boolean 
 /** The rules of a seam that may apply to a tool, in IR order. */
 export function candidates(policy: CompiledPolicy, seam: Seam, tool: string | undefined): CompiledRule[] {
   const idx = policy.seams[seam];
-  if (tool === undefined) return idx.all;
+  return tool === undefined ? idx.all : toolCandidates(idx, tool).rules;
+}
+
+/**
+ * A tool's candidate rules, and their shape: the IR positions of the rules that name the tool
+ * exactly or by a glob. The tool-less rules are every tool's candidates, so two tools of the same
+ * shape have the same candidates in the same order.
+ */
+function toolCandidates(idx: SeamIndex, tool: string): { rules: CompiledRule[]; shape: string } {
   const exact = idx.exact.get(tool) ?? [];
-  const general = idx.general.filter((r) => r.tools === null || r.tools.some((t) => t.test(tool)));
-  if (exact.length === 0) return general;
-  if (general.length === 0) return exact;
+  let shape = '';
+  for (const r of exact) shape += `${r.index},`;
+  shape += '|';
+  const general: CompiledRule[] = [];
+  for (const r of idx.general) {
+    if (r.tools === null) general.push(r);
+    else if (r.tools.some((t) => t.test(tool))) {
+      general.push(r);
+      shape += `${r.index},`;
+    }
+  }
+  if (exact.length === 0) return { rules: general, shape };
+  if (general.length === 0) return { rules: exact, shape };
   const merged = [...exact, ...general];
   merged.sort((a, b) => a.index - b.index);
-  return merged;
+  return { rules: merged, shape };
 }
 
 /** How many tool names keep an index of their own; past it the oldest are dropped. */
 const TOOL_INDEXES = 1024;
 
-/** The rules of a seam that may match an event with this tool (or none), indexed by trigger. */
+/**
+ * The rules of a seam that may match an event with this tool (or none), indexed by trigger. Tools
+ * of the same shape (toolCandidates) share one index.
+ */
 export function indexFor(policy: CompiledPolicy, seam: Seam, tool: string | undefined): RuleIndex {
   const idx = policy.seams[seam];
   if (tool === undefined) return (idx.allIndex ??= new RuleIndex(idx.all));
   let found = idx.byTool.get(tool);
   if (found === undefined) {
-    const shape = shapeKey(idx, tool);
+    const { rules, shape } = toolCandidates(idx, tool);
     found = idx.byShape.get(shape);
     if (found === undefined) {
-      found = new RuleIndex(candidates(policy, seam, tool));
+      found = new RuleIndex(rules);
       if (idx.byShape.size >= TOOL_INDEXES) idx.byShape.delete(idx.byShape.keys().next().value!);
       idx.byShape.set(shape, found);
     }
@@ -380,17 +401,4 @@ export function indexFor(policy: CompiledPolicy, seam: Seam, tool: string | unde
     idx.byTool.set(tool, found);
   }
   return found;
-}
-
-/**
- * What decides a tool's candidate rules: the rules that name it exactly or by a glob, by IR
- * position. The tool-less rules are every tool's candidates, so two tools with the same key have
- * the same candidates in the same order.
- */
-function shapeKey(idx: SeamIndex, tool: string): string {
-  let key = '';
-  for (const r of idx.exact.get(tool) ?? []) key += `${r.index},`;
-  key += '|';
-  for (const r of idx.general) if (r.tools !== null && r.tools.some((t) => t.test(tool))) key += `${r.index},`;
-  return key;
 }
