@@ -152,9 +152,13 @@ function newRe2(source: string, re2Flags: string): RE2 {
       if (!isResourceError(error)) throw error;
       if (attempt === 2 || live.size === 0) throw new RegexResourceError('the regex engine ran out of memory');
     }
-    const held = [...live.values()];
-    for (const entry of attempt === 0 ? held.slice(0, Math.ceil(held.length / 2)) : held) release(entry);
+    makeRoom(attempt === 0 ? Math.ceil(live.size / 2) : live.size);
   }
+}
+
+/** Releases the `count` least recently used RE2 objects, except `keep`'s. */
+function makeRoom(count: number, keep?: CompiledRegex): void {
+  for (const entry of [...live.values()].slice(0, count)) if (entry !== keep) release(entry);
 }
 
 /** Marks an entry's RE2 object as the most recently used. */
@@ -366,7 +370,7 @@ function re2Test(entry: CompiledRegex, input: string): boolean {
     } catch (error) {
       if (attempt === 1 || !isResourceError(error)) throw error;
     }
-    for (const other of [...live.values()]) if (other !== entry) release(other);
+    makeRoom(live.size, entry);
   }
 }
 
