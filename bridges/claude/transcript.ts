@@ -434,6 +434,28 @@ export async function* parsedLineBatchesForward(path: string, opts: IterateOptio
   }
 }
 
+/** What turns an agent's parsed lines into items, line by line (ClaudeItems, CodexItems). */
+export interface ItemState {
+  take(entry: ParsedEntry, out: TranscriptItem[]): void;
+  /** Appends what is still waiting at the end of the file. */
+  flush(out: TranscriptItem[]): void;
+}
+
+/**
+ * The items of a file, in batches (one per chunk read, so a caller goes through a batch without
+ * awaiting): its lines parsed forward and given to `state`. Shared by the forward iterators.
+ */
+export async function* itemBatchesForward(path: string, opts: IterateOptions | undefined, reader: ForwardReader, state: ItemState): AsyncGenerator<TranscriptItem[], void, undefined> {
+  for await (const batch of parsedLineBatchesForward(path, opts, reader)) {
+    const items: TranscriptItem[] = [];
+    for (const entry of batch) state.take(entry, items);
+    if (items.length > 0) yield items;
+  }
+  const last: TranscriptItem[] = [];
+  state.flush(last);
+  if (last.length > 0) yield last;
+}
+
 /** Starts with `{` and ends with `}`: what a line that JSON.stringify wrote looks like. */
 function looksWhole(text: string): boolean {
   return text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d;
@@ -563,7 +585,7 @@ function toolResultText(content: unknown): string | undefined {
  * Turns a Claude Code transcript's parsed lines into items, line by line, synchronously: the state
  * of the forward iterator (open calls, the turn's calls, the stop that may end it).
  */
-class ClaudeItems {
+class ClaudeItems implements ItemState {
   private readonly pending = new PendingCalls();
   private turn: ToolCall[] = [];
   private continuations = 0;
@@ -662,16 +684,8 @@ const CLAUDE_FORWARD: ForwardReader = { code: CLAUDE.code, noun: CLAUDE.noun, re
  * constant memory (plus the open calls and the current turn's calls). Never throws: problems are
  * `diagnostic` items, the last ones yielded.
  */
-export async function* claudeTranscriptBatches(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined> {
-  const state = new ClaudeItems();
-  for await (const batch of parsedLineBatchesForward(path, opts, CLAUDE_FORWARD)) {
-    const items: TranscriptItem[] = [];
-    for (const entry of batch) state.take(entry, items);
-    if (items.length > 0) yield items;
-  }
-  const last: TranscriptItem[] = [];
-  state.flush(last);
-  if (last.length > 0) yield last;
+export function claudeTranscriptBatches(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined> {
+  return itemBatchesForward(path, opts, CLAUDE_FORWARD, new ClaudeItems());
 }
 
 /** The items of `claudeTranscriptBatches`, one at a time. */

@@ -32,12 +32,13 @@
 import type { ToolCall } from '../../engine/index.js';
 import {
   isObject,
-  parsedLineBatchesForward,
+  itemBatchesForward,
   PendingCalls,
   readTurnBackward,
   type IterateOptions,
   type LineFact,
   type ForwardReader,
+  type ItemState,
   type ParsedEntry,
   type ReadTurnOptions,
   type ToolResultItem,
@@ -233,7 +234,7 @@ function outputText(output: unknown): { output?: string; isError?: boolean } {
  * Turns a Codex rollout's parsed lines into items, line by line, synchronously: the state of the
  * forward iterator (open calls, the turn's calls, the stop that may end it).
  */
-class CodexItems {
+class CodexItems implements ItemState {
   private readonly pending = new PendingCalls();
   private turn: ToolCall[] = [];
   private continuations = 0;
@@ -337,16 +338,8 @@ const CODEX_FORWARD: ForwardReader = {
  * calls and the current turn's calls). Never throws: problems are `diagnostic` items, the last
  * ones yielded.
  */
-export async function* codexRolloutBatches(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined> {
-  const state = new CodexItems();
-  for await (const batch of parsedLineBatchesForward(path, opts, CODEX_FORWARD)) {
-    const items: TranscriptItem[] = [];
-    for (const entry of batch) state.take(entry, items);
-    if (items.length > 0) yield items;
-  }
-  const last: TranscriptItem[] = [];
-  state.flush(last);
-  if (last.length > 0) yield last;
+export function codexRolloutBatches(path: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined> {
+  return itemBatchesForward(path, opts, CODEX_FORWARD, new CodexItems());
 }
 
 /** The items of `codexRolloutBatches`, one at a time. */
