@@ -8,8 +8,7 @@
 import { createRequire } from 'node:module';
 import { RE2 } from 're2-wasm';
 import { describe, expect, it } from 'vitest';
-import { checkRegex, compileRegex, regexFailures, regexPlan } from './regex.js';
-import { clearRegexCache, liveRegexCount } from './regex.js';
+import { checkRegex, clearRegexCache, compileRegex, liveRegexCount, regexFailures, regexPlan } from './regex.js';
 
 // Run as JavaScript RegExps; RE2 compiles them once to check them, then lets them go.
 const fastPattern = (i: number) => `\\btool${i}\\s+--force\\b`;
