@@ -11,7 +11,8 @@
  *   letters, digits, `_` and `|`.
  * - Codex: absent, empty or `*` matches everything; only `[A-Za-z0-9_|]` is a list of exact names
  *   split on `|`; anything else is an unanchored Rust-syntax regex, run with RE2 (the same syntax
- *   family, linear time). An invalid pattern never matches. A tool is tested by its canonical name
+ *   family, linear time). An invalid pattern never matches (RE2 out of memory is not a verdict: the
+ *   pattern is checked again when it is tested). A tool is tested by its canonical name
  *   and then its aliases; one match is enough.
  */
 import type { HookDialect } from '../ir.js';
@@ -48,11 +49,15 @@ function invalid(error: string): AgentMatcher {
   return { kind: 'invalid', error, test: () => false };
 }
 
-/** True when RE2 reads the pattern as JavaScript does, for the short one-line values matched here. */
-function re2Equivalent(pattern: string): boolean {
+/**
+ * True when RE2 reads the pattern as JavaScript does, for the short one-line values matched here;
+ * undefined when RE2 had no memory to tell.
+ */
+function re2Equivalent(pattern: string): boolean | undefined {
   // Constructs whose meaning differs between the two engines, or that RE2 lacks.
   if (/\\[cuxkpP0-9]|\(\?[=!<]|\[\^?\]|\(\?<[A-Za-z]/.test(pattern)) return false;
-  return checkRegex(pattern, '') === null;
+  const problem = checkRegex(pattern, '');
+  return problem === null ? true : problem.transient === true ? undefined : false;
 }
 
 function claudeMatcher(pattern: string, opts: AgentMatcherOptions): AgentMatcher {
@@ -68,21 +73,34 @@ function claudeMatcher(pattern: string, opts: AgentMatcherOptions): AgentMatcher
     return invalid(`JavaScript rejects the matcher \`${p}\`: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
   }
   // RE2 where it reads the pattern as JavaScript does (linear time), else the JavaScript RegExp;
-  // decided at the first test, so a matcher that never meets a value never loads RE2.
+  // decided at the first test, so a matcher that never meets a value never loads RE2. While RE2
+  // has no memory to tell, the JavaScript RegExp (Claude Code's own engine) answers and the choice
+  // waits.
   let test: ((v: string) => boolean) | undefined;
-  const choose = (): ((v: string) => boolean) => {
-    if (!re2Equivalent(p)) return (v) => js.test(v);
+  const choose = (): ((v: string) => boolean) | undefined => {
+    const same = re2Equivalent(p);
+    if (same === undefined) return undefined;
+    if (!same) return (v) => js.test(v);
     const re = compileRegex(p, '');
     return (v) => re.test(v);
   };
-  return { kind: 'regex', test: (v) => v.length <= MAX_MATCHER_INPUT && (test ??= choose())(v) };
+  return {
+    kind: 'regex',
+    test: (v) => {
+      if (v.length > MAX_MATCHER_INPUT) return false;
+      test ??= choose();
+      return test !== undefined ? test(v) : js.test(v);
+    },
+  };
 }
 
 function codexMatcher(pattern: string): AgentMatcher {
   if (pattern === '' || pattern === '*') return ALL;
   if (CODEX_EXACT.test(pattern)) return exact(pattern.split('|'));
   const problem = checkRegex(pattern, '');
-  if (problem) return invalid(`the matcher \`${pattern}\` is not a valid regex: ${problem.message}`);
+  // RE2 out of memory says nothing about the pattern: it is checked again at its first test, where
+  // a failure fails the event closed (engine/evaluate.ts), rather than silencing the hook for good.
+  if (problem && problem.transient !== true) return invalid(`the matcher \`${pattern}\` is not a valid regex: ${problem.message}`);
   const re = compileRegex(pattern, '');
   return { kind: 'regex', test: (v) => v.length <= MAX_MATCHER_INPUT && re.test(v) };
 }

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { RE2 } from 're2-wasm';
 import { describe, expect, it } from 'vitest';
+import { compileAgentMatcher } from './agent.js';
 import { checkRegex, clearRegexCache, compileRegex, liveRegexCount, regexFailures, regexPlan } from './regex.js';
 
 // Run as JavaScript RegExps; RE2 compiles them once to check them, then lets them go.
@@ -106,6 +107,35 @@ describe('regexes and RE2 memory', () => {
     const re2 = new RE2('a.c', 'u');
     for (const text of ['a\ud800c', 'a\udc00c', 'x\ud800abc']) expect(m.test(text), JSON.stringify(text)).toBe(re2.test(text));
     expect(liveRegexCount()).toBe(1);
+  });
+
+  it('hook matchers compiled while RE2 memory is full are not taken as invalid', () => {
+    clearRegexCache();
+    const blocks = fillRe2Memory();
+    let codex: ReturnType<typeof compileAgentMatcher>;
+    let claude: ReturnType<typeof compileAgentMatcher>;
+    let whileFull: boolean[];
+    const failures = regexFailures();
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    try {
+      codex = compileAgentMatcher('codex', '^mcp__memfull__.*');
+      claude = compileAgentMatcher('claude', '^mcp__memfull2__.*');
+      // Codex's matcher cannot run without RE2: the test fails and counts (the event fails closed).
+      // Claude Code's own engine is JavaScript's, which answers while RE2 cannot.
+      whileFull = [codex.test('mcp__memfull__read'), claude.test('mcp__memfull2__read'), claude.test('Bash')];
+    } finally {
+      process.stderr.write = noise;
+      for (const p of blocks) wasm._free(p);
+    }
+    expect(codex.kind).toBe('regex');
+    expect(codex.error).toBeUndefined();
+    expect(whileFull).toEqual([false, true, false]);
+    expect(regexFailures()).toBeGreaterThan(failures);
+    // With room again, the same matchers answer through RE2.
+    expect(codex.test('mcp__memfull__read')).toBe(true);
+    expect(codex.test('Bash')).toBe(false);
+    expect(claude.test('mcp__memfull2__read')).toBe(true);
+    expect(compileAgentMatcher('codex', '(unclosed').kind).toBe('invalid');
   });
 
   it('still reports pattern errors as errors, and does not call them transient', () => {
