@@ -2,11 +2,18 @@
  * Helpers for the CLI's tests: run the command in-process with captured streams, and write
  * scratch files.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { afterAll } from 'vitest';
 import { main } from './main.js';
+
+/** Scratch directories of the test file that imports this module, removed after its tests. */
+const scratchDirs: string[] = [];
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 export interface CliRun {
   code: number;
@@ -29,6 +36,7 @@ export async function runCli(argv: string[], stdin = ''): Promise<CliRun> {
 /** A fresh scratch directory, and a function writing a named file into it (returning its path). */
 export function scratch(prefix: string): { dir: string; file: (name: string, text: string) => string } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratchDirs.push(dir);
   return {
     dir,
     file: (name, text) => {

@@ -1,11 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadCases } from './load.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function dirWith(yaml: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-specs-'));
+  dirs.push(dir);
   writeFileSync(join(dir, 'x.yaml'), yaml);
   return dir;
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CompiledRule } from '../compile.js';
 import type { PolicyEvent } from '../events.js';
 import type { Rule } from '../ir.js';
@@ -9,6 +9,7 @@ import { processHookRunner, runCommand } from './runner.js';
 import { payloadText } from './payload.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'dshpolicy-hook-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 const preTool: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command: 'ls' }, cwd };
 
 function rule(command: string, timeoutMs?: number, seam: Rule['seam'] = 'pre-tool'): CompiledRule {
