@@ -222,7 +222,7 @@ async function replayRows(): Promise<Row[]> {
     rows.push({ name: `replay ${a.agent}: ${a.events.toLocaleString('en-US')} events (${mb} MB) after as many, per CPU-second`, value: fmtRate(a.eventsPerCpuSecond), budget: '', ok: true });
     rows.push({ name: `replay ${a.agent}: the whole command (both sessions), events per wall second`, value: fmtRate(a.eventsPerSecond), budget: '', ok: true });
     if (a.split) rows.push({ name: `replay ${a.agent}: CPU µs per event: read / evaluate / output`, value: `${a.split.readUs.toFixed(1)} / ${a.split.evaluateUs.toFixed(1)} / ${a.split.outputUs.toFixed(1)}`, budget: '', ok: true });
-    rows.push({ name: `replay ${a.agent}: JSON.parse of every line alone, CPU µs per event`, value: a.parseFloorUs.toFixed(1), budget: '', ok: true });
+    rows.push({ name: `replay ${a.agent}: JSON.parse of the lines that give events alone, CPU µs per event`, value: a.parseFloorUs.toFixed(1), budget: '', ok: true });
   }
   rows.push({ name: `replay start-up (one-turn session, 1,000 rules), CPU`, value: `${r.fixedCpuMs.toFixed(0)} ms`, budget: '', ok: true });
   rows.push({ name: 'replay, 1,000 rules, events per CPU-second (slowest agent)', value: fmtRate(r.eventsPerSecond), budget: '>= 100 k/s', ok: r.ok });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { measureReplay, parseFloorMs, writeBenchSession } from './replay.js';
+import { EVENT_LINES, measureReplay, parseFloorMs, writeBenchSession } from './replay.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-bench-replay-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,6 +25,10 @@ describe('generated sessions', () => {
       if (agent === 'claude') expect([...types]).toEqual(expect.arrayContaining(['user', 'assistant', 'system', 'api-request', 'last-prompt']));
       else expect([...types]).toEqual(expect.arrayContaining(['session_meta', 'response_item', 'event_msg', 'turn_context', 'token_usage_record']));
       expect(parseFloorMs(path, 1)).toBeGreaterThan(0);
+      // The floor parses the lines that give events, and only those.
+      const gives = (v: { type: string; subtype?: string; payload?: { type?: string } }) =>
+        agent === 'claude' ? v.type === 'user' || v.type === 'assistant' || v.subtype === 'stop_hook_summary' : v.type === 'response_item' || v.payload?.type === 'task_complete';
+      for (const l of lines) expect(EVENT_LINES[agent].test(l), l.slice(0, 120)).toBe(gives(JSON.parse(l) as Parameters<typeof gives>[0]));
     });
   }
 
