@@ -2,7 +2,8 @@
  * The forward transcript readers leave unparsed the whole-looking lines that cannot give an item
  * (their `relevant` pattern). These tests hold the items to what parsing every line gives, on the recorded
  * fixtures and on random lines that try to hide an item-giving line from the pattern: `\u`
- * escapes in keys and values, a second `type` key, tokens inside strings.
+ * escapes in keys and values, spaces around colons, a second `type` key, tokens inside strings
+ * and in nested `type` keys.
  */
 import fc from 'fast-check';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,6 +85,7 @@ const claudeLine = fc.oneof(
   }),
   fc.record({ type: fc.constant('system'), subtype: fc.constantFrom('stop_hook_summary', 'turn_duration', 'other') }),
   fc.record({ type: fc.constantFrom('api-request', 'last-prompt', 'queue-operation', 'cost-state'), lastPrompt: text }),
+  fc.record({ type: fc.constant('attachment'), renderedRole: fc.constantFrom('user', 'assistant'), attachment: fc.record({ type: fc.constantFrom('user', 'system'), content: text }) }),
   fc.record({ isSidechain: fc.constant(true), type: fc.constant('assistant'), message: fc.record({ content: text }) }),
 );
 
@@ -96,10 +98,11 @@ const codexLine = fc.oneof(
   fc.record({ type: fc.constantFrom('token_usage_record', 'turn_context'), payload: fc.record({ note: text }) }),
 );
 
-/** A line as text: plain, with `\u` escapes, with a second `type` key, or broken. */
+/** A line as text: plain, spaced (`"type" : "user"`), with `\u` escapes, with a second `type` key, or broken. */
 const lineText = (line: fc.Arbitrary<Record<string, unknown>>) =>
-  fc.tuple(line, fc.nat(), fc.constantFrom('plain', 'escaped', 'second-type', 'broken'), fc.constantFrom('user', 'assistant', 'response_item', 'api-request')).map(([value, seed, how, second]) => {
+  fc.tuple(line, fc.nat(), fc.constantFrom('plain', 'spaced', 'escaped', 'second-type', 'broken'), fc.constantFrom('user', 'assistant', 'response_item', 'api-request')).map(([value, seed, how, second]) => {
     if (how === 'plain') return JSON.stringify(value);
+    if (how === 'spaced') return JSON.stringify(value, null, '\t').replace(/\n/g, ' ').replace(/":/g, (seed & 1) === 1 ? '" :' : '":\t');
     if (how === 'escaped') return escapedJson(value, (i) => ((seed >> i % 30) & 1) === 1);
     if (how === 'second-type') return `${JSON.stringify(value).slice(0, -1)},"type":"${second}"}`;
     return JSON.stringify(value).slice(0, -3);

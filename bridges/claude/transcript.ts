@@ -671,11 +671,12 @@ class ClaudeItems implements ItemState {
 
 /**
  * Lines of a Claude Code transcript that could give an item: the items come from lines whose
- * `type` is `user`, `assistant` or `system`, so a line without one of those tokens (and without a
- * `\u` escape that could spell one) is skipped unparsed: queue operations, API requests, cost and
- * prompt bookkeeping.
+ * `type` is `user`, `assistant` or `system`, so a line where no `"type"` key has one of those
+ * values (whatever the spaces around the colon), and without a `\u` escape that could spell one,
+ * is skipped unparsed: attachments (often the biggest lines, and many say `"user"` elsewhere),
+ * queue operations, API requests, cost and prompt bookkeeping.
  */
-const CLAUDE_FORWARD: ForwardReader = { code: CLAUDE.code, noun: CLAUDE.noun, relevant: /"(?:user|assistant|system)"|\\u/ };
+const CLAUDE_FORWARD: ForwardReader = { code: CLAUDE.code, noun: CLAUDE.noun, relevant: /"type"\s*:\s*"(?:user|assistant|system)"|\\u/ };
 
 /**
  * Every event-worthy item of a whole Claude Code transcript, first to last: prompts, tool calls,
