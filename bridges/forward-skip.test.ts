@@ -68,7 +68,7 @@ function escapedJson(value: unknown, escape: (i: number) => boolean): string {
   return walk(value);
 }
 
-const word = fc.constantFrom('user', 'assistant', 'system', 'message', 'response_item', 'task_complete', 'function_call', 'ls', 'npm test', 'Stop hook feedback:\nagain', 'done');
+const word = fc.constantFrom('user', 'assistant', 'system', 'message', 'response_item', 'task_complete', 'function_call', 'ls', 'npm test', 'Stop hook feedback:\nagain', 'done', 'say "hi"', 'C:\\dir\\', ',"toolUseResult":{', '}}', '"type":"user"');
 const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
 const id = fc.constantFrom('a', 'b', 'c');
 
@@ -78,6 +78,20 @@ const claudeLine = fc.oneof(
     type: fc.constant('user'),
     message: fc.record({ role: fc.constant('user'), content: fc.tuple(fc.record({ type: fc.constant('tool_result'), tool_use_id: id, content: text, is_error: fc.boolean() })) }),
     toolUseResult: fc.record({ stdout: text }),
+  }),
+  // As Claude Code writes them: the tool's own result, then more members; a nested lookalike.
+  fc.record({
+    type: fc.constant('user'),
+    // A text content with a tool result is not a prompt.
+    message: fc.record({ role: fc.constant('user'), content: fc.oneof(fc.tuple(fc.record({ type: fc.constant('tool_result'), tool_use_id: id, content: text })), text) }),
+    toolUseResult: fc.oneof(fc.record({ stdout: text, stderr: text, interrupted: fc.boolean() }), fc.record({ toolUseResult: text, file: fc.record({ content: text, numLines: fc.nat() }) }), text, fc.constant(null)),
+    sourceToolAssistantUUID: id,
+    cwd: text,
+  }),
+  fc.record({
+    type: fc.constant('user'),
+    message: fc.record({ role: fc.constant('user'), content: fc.oneof(text, fc.tuple(fc.record({ type: fc.constant('text'), text }))) }),
+    uuid: fc.record({ toolUseResult: text }),
   }),
   fc.record({
     type: fc.constant('assistant'),
