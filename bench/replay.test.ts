@@ -50,6 +50,7 @@ describe.skipIf(!existsSync(CLI))('measureReplay', () => {
       expect(a.events).toBeGreaterThanOrEqual(400);
       expect(a.eventsPerSecond).toBeGreaterThan(0);
       expect(a.netEventsPerSecond).toBeGreaterThan(0);
+      expect(a.againEventsPerCpuSecond).toBeGreaterThan(0);
       expect(a.split?.readUs).toBeGreaterThan(0);
     }
     expect(r.fixedMs).toBeGreaterThan(0);

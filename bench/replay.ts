@@ -560,16 +560,18 @@ export interface ReplayAgentResult {
   bytes: number;
   lines: number;
   seams: Record<ReplaySeam, number>;
-  /** Median wall time of `replay --format json` of both sessions, spawn to exit, ms. */
+  /** Median wall time of `replay --format json` of the sessions, spawn to exit, ms. */
   wallMs: number;
   /** Median CPU time of that process (all its threads), ms. */
   cpuMs: number;
-  /** Both sessions' events / wall time: the whole command, start-up and warm-up included. */
+  /** All the sessions' events (warm-up, measured, measured again) / wall time: the whole command, start-up and warm-up included. */
   eventsPerSecond: number;
   /** The measured session's events / the wall time replay spent on it. */
   netEventsPerSecond: number;
   /** The measured session's events / the CPU time (every thread) spent on it: the rate on one core. */
   eventsPerCpuSecond: number;
+  /** The same for the measured session replayed once more in the same command (everything it reaches compiled, the JIT warm). */
+  againEventsPerCpuSecond: number;
   /** File bytes per second of the measured session, MiB. */
   megabytesPerSecond: number;
   /** Splitting the measured file into lines and JSON.parse of the lines that give events, in the bench's process, per event, CPU µs. */
@@ -604,9 +606,9 @@ function defaultCli(): string {
 interface Timed {
   wallMs: number;
   cpuMs: number;
-  /** The last file's share: replay's own wall and CPU time for it, ms. */
-  lastFileMs: number;
-  lastFileCpuMs: number;
+  /** Each file's share, in order: replay's own wall and CPU time for it, ms. */
+  fileMs: number[];
+  fileCpuMs: number[];
 }
 
 /**
@@ -639,53 +641,58 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
     const timed = async (args: string[], n: number, check?: (stdout: string) => void): Promise<Timed> => {
       const wall: number[] = [];
       const cpu: number[] = [];
-      const lastWall: number[] = [];
-      const lastCpu: number[] = [];
+      const fileWall: number[][] = [];
+      const fileCpu: number[][] = [];
       for (let i = 0; i < n; i++) {
         const run = await runCli(cli, ['replay', ...args], probe);
         if (run.code !== 0) throw new Error(`\`replay ${args.join(' ')}\` exited with ${run.code}: ${run.stderr}`);
         check?.(run.stdout);
         wall.push(run.wallMs);
         cpu.push(run.cpuMs);
-        const summary = summaryOf(run.stdout);
-        const last = summary.files.at(-1)!;
-        lastWall.push(last.seconds * 1000);
-        lastCpu.push(last.cpuSeconds * 1000);
+        summaryOf(run.stdout).files.forEach((f, k) => {
+          (fileWall[k] ??= []).push(f.seconds * 1000);
+          (fileCpu[k] ??= []).push(f.cpuSeconds * 1000);
+        });
       }
-      return { wallMs: median(wall), cpuMs: median(cpu), lastFileMs: median(lastWall), lastFileCpuMs: median(lastCpu) };
+      return { wallMs: median(wall), cpuMs: median(cpu), fileMs: fileWall.map(median), fileCpuMs: fileCpu.map(median) };
     };
     const tiny = join(dir, 'tiny.jsonl');
     writeClaudeSession(tiny, { events: 1, rules });
     const fixed = await timed(['--policy', policy, tiny, '--format', 'json'], runs);
     const results: ReplayAgentResult[] = [];
     for (const agent of agents) {
-      // Two sessions of the agent replayed by one command: the first pays what is paid once per
+      // Sessions of the agent replayed by one command: the first pays what is paid once per
       // process (compiling the policy's regexes and indexes at first use, the JIT's warm-up), the
-      // second is measured by replay's own per-file wall and CPU times.
+      // second is measured by replay's own per-file wall and CPU times, and is then replayed once
+      // more (everything it reaches compiled, the JIT warm) to show what a longer run tends to.
       const fileOf = (which: string) => join(dir, `${agent}-${which}.jsonl`);
       const sessionOpts = { events: count, rules, ...(opts.noise !== undefined ? { noise: opts.noise } : {}) };
       const warm = writeBenchSession(fileOf('warm'), { agent, seed: 101, ...sessionOpts });
       const measured = writeBenchSession(fileOf('measured'), { agent, ...sessionOpts });
-      const check = (stdout: string) => {
+      /** Checks a run over the warm-up session and `times` copies of the measured one. */
+      const check = (times: number) => (stdout: string) => {
         const got = readJsonOutput(stdout);
         const want = emptySeams();
-        for (const s of Object.keys(want) as ReplaySeam[]) want[s] = warm.seams[s] + measured.seams[s];
-        const events = warm.events + measured.events;
-        if (got.events !== got.summary.events || got.events !== events || JSON.stringify(got.seams) !== JSON.stringify(want) || got.summary.files.at(-1)?.events !== measured.events) {
+        for (const s of Object.keys(want) as ReplaySeam[]) want[s] = warm.seams[s] + times * measured.seams[s];
+        const events = warm.events + times * measured.events;
+        const files = got.summary.files;
+        if (got.events !== got.summary.events || got.events !== events || JSON.stringify(got.seams) !== JSON.stringify(want) || files.length !== 1 + times || files.slice(1).some((f) => f.events !== measured.events)) {
           throw new Error(`replay of the ${agent} sessions gave ${got.events} events ${JSON.stringify(got.seams)} (summary ${got.summary.events}); the generator wrote ${events} ${JSON.stringify(want)}`);
         }
-        const failed = warm.failedResults + measured.failedResults;
-        const continuations = warm.continuations + measured.continuations;
+        const failed = warm.failedResults + times * measured.failedResults;
+        const continuations = warm.continuations + times * measured.continuations;
         if (got.summary.skippedLines !== 0 || got.summary.failedToolResults !== failed || got.summary.stops.recordedContinuations !== continuations) {
           throw new Error(`replay of the ${agent} sessions read them differently from how they were written: ${JSON.stringify({ skipped: got.summary.skippedLines, failed: got.summary.failedToolResults, continuations: got.summary.stops.recordedContinuations })}`);
         }
       };
-      const args = (p: string, ...more: string[]) => ['--policy', p, fileOf('warm'), fileOf('measured'), '--format', 'json', ...more];
-      const first = await timed(args(policy), 1, check);
+      const args = (p: string, times: number, ...more: string[]) => ['--policy', p, fileOf('warm'), ...Array<string>(times).fill(fileOf('measured')), '--format', 'json', ...more];
+      const first = await timed(args(policy, 2), 1, check(2));
       // A slow evaluator: one run of each measure is enough to see it.
-      const agentRuns = first.wallMs > 20_000 ? 1 : runs;
-      const json = agentRuns > 1 ? await timed(args(policy), agentRuns, check) : first;
+      const agentRuns = first.wallMs > 30_000 ? 1 : runs;
+      const json = agentRuns > 1 ? await timed(args(policy, 2), agentRuns, check(2)) : first;
       const events = measured.events;
+      const measuredMs = json.fileMs[1]!;
+      const measuredCpuMs = json.fileCpuMs[1]!;
       const result: ReplayAgentResult = {
         agent,
         events,
@@ -694,19 +701,20 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
         seams: measured.seams,
         wallMs: json.wallMs,
         cpuMs: json.cpuMs,
-        eventsPerSecond: (warm.events + events) / (json.wallMs / 1000),
-        netEventsPerSecond: events / (json.lastFileMs / 1000),
-        eventsPerCpuSecond: events / (json.lastFileCpuMs / 1000),
-        megabytesPerSecond: measured.bytes / 2 ** 20 / (json.lastFileMs / 1000),
+        eventsPerSecond: (warm.events + 2 * events) / (json.wallMs / 1000),
+        netEventsPerSecond: events / (measuredMs / 1000),
+        eventsPerCpuSecond: events / (measuredCpuMs / 1000),
+        againEventsPerCpuSecond: events / (json.fileCpuMs[2]! / 1000),
+        megabytesPerSecond: measured.bytes / 2 ** 20 / (measuredMs / 1000),
         parseFloorUs: (parseFloorMs(fileOf('measured'), 2, EVENT_LINES[agent]) * 1000) / events,
       };
       if (opts.split !== false) {
         // `--only pending` lists no event here (no `run` rule): decisions, and only the summary written.
-        const quiet = await timed(args(policy, '--only', 'pending'), agentRuns);
-        const read = await timed(args(empty, '--only', 'pending'), agentRuns);
+        const quiet = await timed(args(policy, 1, '--only', 'pending'), agentRuns);
+        const read = await timed(args(empty, 1, '--only', 'pending'), agentRuns);
         const us = (ms: number) => (ms * 1000) / events;
-        result.split = { readUs: us(read.lastFileCpuMs), evaluateUs: us(quiet.lastFileCpuMs - read.lastFileCpuMs), outputUs: us(json.lastFileCpuMs - quiet.lastFileCpuMs) };
-        result.inProcessSplit = { readUs: us(read.lastFileMs), evaluateUs: us(quiet.lastFileMs - read.lastFileMs), outputUs: us(json.lastFileMs - quiet.lastFileMs) };
+        result.split = { readUs: us(read.fileCpuMs[1]!), evaluateUs: us(quiet.fileCpuMs[1]! - read.fileCpuMs[1]!), outputUs: us(measuredCpuMs - quiet.fileCpuMs[1]!) };
+        result.inProcessSplit = { readUs: us(read.fileMs[1]!), evaluateUs: us(quiet.fileMs[1]! - read.fileMs[1]!), outputUs: us(measuredMs - quiet.fileMs[1]!) };
       }
       results.push(result);
       rmSync(fileOf('warm'), { force: true });
