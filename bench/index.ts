@@ -20,7 +20,7 @@
  * p50 counts), `--report-only` (print, exit 0 whatever the budgets).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -86,6 +86,14 @@ function timeRun(cmd: string, args: string[], input: string, env: NodeJS.Process
 
 function coldStart(runs: number): Row[] {
   const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-bench-'));
+  try {
+    return coldStartIn(dir, runs);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function coldStartIn(dir: string, runs: number): Row[] {
   const policy = join(dir, 'bench.dshpolicy');
   writeFileSync(policy, generatePolicy(100));
   const env = { ...process.env, DSHPOLICY_CACHE_DIR: join(dir, 'cache') };
@@ -152,6 +160,7 @@ async function serveRoundTrip(requests: number): Promise<Row[]> {
     ];
   } finally {
     child.kill();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
