@@ -23,7 +23,8 @@ import {
 } from '../engine/index.js';
 import { claudeAnswer, codexAnswer, decodeGeminiPayload, geminiAnswer, geminiDeny, GEMINI_TOOL_EVENT, readClaudeTurn, readCodexTurn, type HookAnswer } from '../bridges/hook.js';
 import { guard, UsageError, type Io } from './args.js';
-import { cacheDir, loadPolicyCached, type LoadCompiler } from './policy-cache.js';
+import { cacheDir } from './cache-dir.js';
+import { loadPolicyCached, type LoadCompiler } from './policy-cache.js';
 
 export const HOOK_HELP = `usage: dshpolicy hook claude|codex|gemini [--policy <file>...] [--fail-open]
                       [--codex-ask deny|none] [--state-dir <dir>]

@@ -12,8 +12,6 @@ import { join, resolve } from 'node:path';
 import type { Diagnostic, PolicyIR } from '../engine/index.js';
 import { cacheDir } from './cache-dir.js';
 
-export { cacheDir };
-
 declare const __DSHPOLICY_VERSION__: string | undefined;
 const VERSION = typeof __DSHPOLICY_VERSION__ === 'string' ? __DSHPOLICY_VERSION__ : '0.0.0-dev';
 
