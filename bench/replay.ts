@@ -669,8 +669,9 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
       const sessionOpts = { events: count, rules, ...(opts.noise !== undefined ? { noise: opts.noise } : {}) };
       const warm = writeBenchSession(fileOf('warm'), { agent, seed: 101, ...sessionOpts });
       const measured = writeBenchSession(fileOf('measured'), { agent, ...sessionOpts });
-      /** Checks a run over the warm-up session and `times` copies of the measured one. */
-      const check = (times: number) => (stdout: string) => {
+      /** Checks a run over the warm-up session and the measured one twice. */
+      const check = (stdout: string) => {
+        const times = 2;
         const got = readJsonOutput(stdout);
         const want = emptySeams();
         for (const s of Object.keys(want) as ReplaySeam[]) want[s] = warm.seams[s] + times * measured.seams[s];
@@ -686,10 +687,10 @@ export async function measureReplay(opts: ReplayBenchOptions = {}): Promise<Repl
         }
       };
       const args = (p: string, times: number, ...more: string[]) => ['--policy', p, fileOf('warm'), ...Array<string>(times).fill(fileOf('measured')), '--format', 'json', ...more];
-      const first = await timed(args(policy, 2), 1, check(2));
+      const first = await timed(args(policy, 2), 1, check);
       // A slow evaluator: one run of each measure is enough to see it.
       const agentRuns = first.wallMs > 30_000 ? 1 : runs;
-      const json = agentRuns > 1 ? await timed(args(policy, 2), agentRuns, check(2)) : first;
+      const json = agentRuns > 1 ? await timed(args(policy, 2), agentRuns, check) : first;
       const events = measured.events;
       const measuredMs = json.fileMs[1]!;
       const measuredCpuMs = json.fileCpuMs[1]!;
