@@ -14,6 +14,7 @@ const LINTS = [
   'check/regex-never-matches',
   'check/unknown-tool-glob',
   'check/path-glob-never-matches',
+  'check/unknown-command-option',
 ];
 
 const block = (seam: string, lines: string[]): string => `on ${seam} {\n${lines.map((l) => `  ${l}\n`).join('')}}\n`;
@@ -115,15 +116,20 @@ describe('command pattern coverage', () => {
     ['*', 'rm -rf /'],
     ['rm *', 'rm'],
     ['rm *', 'rm -rf *'],
-    ['rm * /', 'rm -rf /'],
     ['git *', 'git push *'],
     ['git push', 'git push'],
     ['npm run *', 'npm run lint*'],
+    ['*.sh', './x.sh'],
+  ])('`%s` covers `%s`', (p, q) => expect(patternCovers(p, q)).toBe(true));
+
+  // rm's options are read as options: `rm -rf /` also matches `rm -fr /` and `rm / -rf`, which
+  // these patterns, compared word by word or with one more operand, do not
+  it.each([
+    ['rm * /', 'rm -rf /'],
     ['rm -r* *', 'rm -rf /'],
     ['rm -*f /', 'rm -rf /'],
     ['git push*', 'git push-all*'],
-    ['*.sh', './x.sh'],
-  ])('`%s` covers `%s`', (p, q) => expect(patternCovers(p, q)).toBe(true));
+  ])('`%s` does not cover `%s` where options are read', (p, q) => expect(patternCovers(p, q)).toBe(false));
 
   it.each([
     ['rm -rf /', 'rm *'],
@@ -234,7 +240,9 @@ describe('allow patterns that never match', () => {
   });
 
   it('says nothing where an allow can match, or the rule is not an allow', () => {
-    expect(pre('allow Bash command "bash -c *", "bash", "/tmp/bash -c ls", "sudo bash -c ls", "nice -n 5 git status"')).toEqual([]);
+    expect(pre('allow Bash command "bash -c *", "/tmp/bash -c ls", "sudo bash -c ls", "nice -n 5 git status"')).toEqual([]);
+    // a shell with no script reads its commands from its input: never allowed
+    expect(pre('allow Bash command "bash"')).toEqual(['check/command-never-allowed@2:22']);
     expect(pre('allow Bash command "bash -c -x"')).toEqual([]);
     expect(pre('ask Bash command "eval *", "bash -c ls"')).toEqual([]);
   });

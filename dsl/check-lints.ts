@@ -11,6 +11,7 @@
  * - `check/regex-never-matches`: a regex that no text matches.
  * - `check/unknown-tool-glob`: a tool glob that matches no tool of any known agent.
  * - `check/path-glob-never-matches`: a path glob that no normalised absolute path matches.
+ * - `check/unknown-command-option`: a command pattern option word its program does not have (`rm -Q *`).
  *
  * Each is reported only when it is provable from the text: a lint that cannot decide stays silent.
  * The shadowing lint is in lint-shadowed.ts, the regex analysis in lint-regex.ts.
@@ -20,6 +21,7 @@ import {
   analyzeCommand,
   CLAUDE_CODE_TOOLS,
   CODEX_TOOLS,
+  commandPatternOptionWarning,
   SEAMS,
   SEAM_EFFECTS,
   SHELL_TOOLS,
@@ -74,6 +76,7 @@ export function checkLints(files: readonly ScopedFile[], deadAllows?: ReadonlySe
         if (e.kind === 'ran') {
           checkToolGlobs(ctx, e.tools);
           checkPathSelectors(ctx, e.selectors);
+          checkCommandOptions(ctx, e.selectors);
         } else if (e.kind === 'compare' && e.op === 'matches' && e.value.kind === 'regex') {
           checkRegexSatisfiable(ctx, e.value);
         } else if (e.kind === 'compare' && e.op === 'glob' && e.field.path.length === 1 && e.field.path[0] === 'path') {
@@ -83,6 +86,7 @@ export function checkLints(files: readonly ScopedFile[], deadAllows?: ReadonlySe
       });
     }
     checkPathSelectors(ctx, r.rule.selectors);
+    checkCommandOptions(ctx, r.rule.selectors);
   }
 
   // Regexes written in `let` values, used or not (like their syntax errors).
@@ -376,7 +380,10 @@ function checkNeverAllowed(ctx: CheckContext, rule: RuleNode): void {
       if (fixed.length === 0 || fixed.some((w) => w.kind !== 'literal')) continue;
       const values = fixed.map((w) => (w as { value: string }).value);
       const parts = analyzeCommand(values.map(shellQuote).join(' ')).parts;
-      const same = parts.filter((p) => p.words.length === values.length && p.words.every((w, i) => !w.dynamic && w.value === values[i]));
+      // a shell's own part, which runs only its script's parts, is not what an allow must match
+      const same = parts.filter(
+        (p) => p.transparent !== true && p.words.length === values.length && p.words.every((w, i) => !w.dynamic && w.value === values[i]),
+      );
       if (same.length > 0 && same.every((p) => p.unknowable !== null)) {
         const why = same[0]!.unknowable!;
         ctx.report(
@@ -386,7 +393,7 @@ function checkNeverAllowed(ctx: CheckContext, rule: RuleNode): void {
           }),
         );
       } else if (same.length === 0 && parts.length > 0 && parts.every((p) => p.unknowable === null)) {
-        const inner = parts.map((p) => code(p.text)).join(', ');
+        const inner = parts.filter((p) => p.transparent !== true).map((p) => code(p.text)).join(', ');
         ctx.report(
           diagnostic('check/command-never-allowed', 'warning', `an \`allow\` never matches ${code(str.value)}: the shell's script is analysed in its place`, {
             span: str.span,
@@ -430,6 +437,18 @@ function checkToolGlobs(ctx: CheckContext, tools: readonly ToolPattern[]): void 
           : 'tool names are case-sensitive; MCP tools are named `mcp__<server>__<tool>`',
       }),
     );
+  }
+}
+
+/** `check/unknown-command-option`: an option word the programs table cannot read for its program. */
+function checkCommandOptions(ctx: CheckContext, selectors: readonly SelectorNode[]): void {
+  for (const s of selectors) {
+    if (s.selector.name !== 'command') continue;
+    for (const str of selectorStrings(s, ctx.file)) {
+      if (commandPatternProblem(str.value) !== null) continue;
+      const warning = commandPatternOptionWarning(str.value);
+      if (warning) ctx.report(diagnostic('check/unknown-command-option', 'warning', warning.message, { span: str.span, help: warning.help }));
+    }
   }
 }
 

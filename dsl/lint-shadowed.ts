@@ -7,6 +7,7 @@
 import {
   compileCommandPattern,
   diagnostic,
+  optionPatternCovers,
   wordGlobMatch,
   type Diagnostic,
   type Selector,
@@ -340,6 +341,14 @@ export function patternCovers(p: string, q: string): boolean {
   const pw = patternWords(p);
   const qw = patternWords(q);
   if (!pw || !qw) return false;
+  // where the programs table reads options, they decide (`rm * /` does not cover `rm -f /`); a
+  // lone `*` covers what `PROGRAM *` of the same program does
+  const first = qw[0];
+  if (pw.length === 1 && pw[0]!.kind === 'star' && first?.kind === 'literal' && q.trim() !== '*') {
+    return patternCovers(`${/^[A-Za-z0-9._+/-]+$/.test(first.value) ? first.value : `'${first.value.replace(/'/g, `'\\''`)}'`} *`, q);
+  }
+  const byOptions = optionPatternCovers(pw, qw);
+  if (byOptions !== undefined) return byOptions;
   const pOpen = pw[pw.length - 1]!.kind === 'star';
   const qOpen = qw[qw.length - 1]!.kind === 'star';
   const pFixed = pOpen ? pw.length - 1 : pw.length;

@@ -22,6 +22,7 @@ import {
 } from './compile.js';
 import { asText, EventView } from './fields.js';
 import { matchCommandPart, type CommandPart } from './shell/index.js';
+import { uncoveredWord, type PatternWord, type Uncovered } from './shell/pattern.js';
 import { agentEventInfo } from './agent-events.js';
 import { compileToolGlob } from './match/index.js';
 import { evaluate, evaluateSync, type Decision, type HookRunner, type TraceEntry } from './evaluate.js';
@@ -62,6 +63,10 @@ export interface ExplainedPart {
   privileged?: boolean;
   /** Why the part cannot be known statically; such a part is never allowed. */
   unknowable?: string;
+  /** The files its redirections write: each is judged as a `Write` of that file. */
+  writes?: string[];
+  /** The part runs only the parts after it (`bash -c '...'`): an allow needs only those. */
+  transparent?: boolean;
   /** The rules that fired and match this part (allow rules: those that cover it). */
   rules: PartRule[];
   /** Whether some allow rule covers this part (an allow by command needs every part covered). */
@@ -274,9 +279,24 @@ function coverWhy(s: CompiledSelector & { kind: 'command' }, src: Selector | und
       const named = privileged.length > 0 ? privileged : view.wrappers;
       return `${shown} matches ${code(pattern.source)} only through ${alternatives(named.map((w) => `\`${w}\``), 'and')}, which an allow does not look through`;
     }
+    for (const v of views) {
+      const uncovered = v.neutral ? uncoveredWord(pattern.words as readonly PatternWord[], v.words) : null;
+      if (uncovered) return `${shown} matches ${code(pattern.source)}, but ${uncoveredText(uncovered)}, which a \`*\` of an allow pattern does not cover; name it in the pattern to allow it`;
+    }
     return `${shown} matches ${code(pattern.source)} only by the program's base name, and an allow trusts only programs in the system bin directories`;
   }
   return `no part of the command matches ${listed}`;
+}
+
+/** `its \`--pre\` runs code`, `its operand \`out\` is a file it writes`: what an allow does not cover. */
+function uncoveredText(u: Uncovered): string {
+  const word = code(u.word);
+  if (u.kind === 'option') {
+    if (u.effect === 'unknown') return `its ${word} may be an option that runs code or writes a file`;
+    return `its ${word} ${u.effect === 'runs' ? 'runs code' : 'writes a file'}`;
+  }
+  if (u.effect === 'unknown') return `its computed word ${word} may be an option that runs code or writes a file`;
+  return u.effect === 'runs' ? `its operand ${word} is code it runs` : `its operand ${word} is a file it writes`;
 }
 
 function matcherValue(event: PolicyEvent): string | undefined {
@@ -373,6 +393,8 @@ function explainParts(policy: CompiledPolicy, view: EventView, fired: Set<string
       if (!last.neutral) out.privileged = true;
     }
     if (part.unknowable !== null) out.unknowable = part.unknowable;
+    if (part.writes !== undefined) out.writes = part.writes.map((w) => clip(w.value, MAX_PART_TEXT));
+    if (part.transparent === true) out.transparent = true;
     out.rules = [];
     out.allowed = false;
     for (const cr of rules) {

@@ -3,6 +3,7 @@
  * or condition of a pool as its own rule, against every event of a pool, in one policy (so the
  * per-tool indexes and lookup stamps are shared across events, as in a long session).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compilePolicy, indexFor } from './compile.js';
 import { evaluateSync } from './evaluate.js';
@@ -108,6 +109,17 @@ describe('rule index', () => {
     }
   });
 
+  it('keys a pattern by its subcommand after global options, and never by an option word', () => {
+    const t = (pattern: string) => ruleTrigger({ rule: { id: 'x', seam: 'pre-tool', effect: 'deny', selectors: [{ kind: 'command', patterns: [pattern] }] } } as never);
+    expect(t('git -C * push *')).toEqual({ kind: 'word', keys: ['git\u0000push'] });
+    expect(t('git --no-pager push')).toEqual({ kind: 'word', keys: ['git\u0000push'] });
+    expect(t('npm t *')).toEqual({ kind: 'word', keys: ['npm\u0000test'] });
+    expect(t('rm -rf *')).toEqual({ kind: 'word', keys: ['rm'] });
+    expect(t('rm x')).toEqual({ kind: 'word', keys: ['rm'] });
+    expect(t('git -c * *')).toEqual({ kind: 'word', keys: ['git'] });
+    expect(t('echo -n x')).toEqual({ kind: 'word', keys: ['echo\u0000-n'] });
+  });
+
   it('finds triggers where the rules have them', () => {
     const t = (selectors: Selector[], when?: Expr) => ruleTrigger({ rule: { id: 'x', seam: 'pre-tool', effect: 'deny', selectors, ...(when ? { when } : {}) } } as never);
     expect(t([{ kind: 'command', patterns: ['git push *'] }])).toEqual({ kind: 'word', keys: ['git\u0000push'] });
@@ -150,5 +162,64 @@ describe('rule index', () => {
     expect(ix('mcp__x__q')).toBe(ix('mcp__y__q'));
     expect(ix('Read')).toBe(ix('mcp__b__r'));
     expect(new Set(tools.map(ix)).size).toBe(5);
+  });
+});
+
+// Option spellings: the indexed evaluator must find every rule whose option-aware pattern matches.
+const OPTION_PATTERNS = [
+  'git push *', 'git push --force *', 'git push', 'git -C * push *', 'git status', 'git *', 'git stash push *', 'git frob *', 'npm test *',
+  'npm run build *', 'rm -rf *', 'rm -rf /', 'rm x', 'curl -o out.txt *', 'sort *', 'rg *', 'kubectl delete *', 'cargo build *',
+  "'git' push *", 'git * --force', 'make test *',
+];
+const OPTION_WORDS = {
+  git: [['-C', '.'], ['--no-pager'], ['-P'], ['-c', 'k=v'], ['--git-dir=.git'], ['--git-dir', '.git'], ['-p'], ['--bare']],
+  gitSub: ['push', 'pull', 'status', 'stash', 'frob', 'log'],
+  gitArgs: [['--force'], ['-f'], ['origin'], ['main'], ['push'], ['--grep', 'push'], ['-u']],
+  npm: [['--prefix', 'x'], ['-C', 'x'], ['--script-shell=sh'], ['-s']],
+  npmSub: ['test', 't', 'run', 'install', 'build'],
+  rm: [['-rf'], ['-fr'], ['-r', '-f'], ['--recursive'], ['--force'], ['--rec'], ['x'], ['/'], ['--'], ['-v']],
+};
+
+const optionCommand = fc.oneof(
+  fc.record({
+    wrapper: fc.constantFrom('', 'nice ', 'sudo ', '/usr/bin/', 'env A=1 '),
+    globals: fc.array(fc.constantFrom(...OPTION_WORDS.git), { maxLength: 3 }),
+    sub: fc.constantFrom(...OPTION_WORDS.gitSub),
+    args: fc.array(fc.constantFrom(...OPTION_WORDS.gitArgs), { maxLength: 3 }),
+  }).map(({ wrapper, globals, sub, args }) => `${wrapper}git ${[...globals.flat(), sub, ...args.flat()].join(' ')}`),
+  fc.record({
+    before: fc.array(fc.constantFrom(...OPTION_WORDS.npm), { maxLength: 2 }),
+    sub: fc.constantFrom(...OPTION_WORDS.npmSub),
+    after: fc.array(fc.constantFrom(...OPTION_WORDS.npm, ['build'], ['--'], ['x']), { maxLength: 2 }),
+  }).map(({ before, sub, after }) => `npm ${[...before.flat(), sub, ...after.flat()].join(' ')}`),
+  fc.array(fc.constantFrom(...OPTION_WORDS.rm), { maxLength: 4 }).map((ws) => `rm ${ws.flat().join(' ')}`),
+  fc.constantFrom('curl -oout.txt u', 'curl --output out.txt u', 'sort -o f x', 'rg --pre x y', 'kubectl -n x delete pod p', 'cargo +nightly build',
+    'make -C d test', 'make test', 'rg x'),
+);
+
+describe('rule index and option-aware patterns', () => {
+  it('gives the plain scan\'s decisions for random spellings of options', () => {
+    const rulesOf = (effect: Rule['effect']) =>
+      OPTION_PATTERNS.map((p, i) => ({ id: `p:${i + 1}:1`, seam: 'pre-tool', effect, ...(effect === 'allow' ? {} : { reason: `r${i}` }), selectors: [{ kind: 'command', patterns: [p] }] }) as Rule);
+    const single = [...rulesOf('ask'), ...rulesOf('allow')].map((rule) => {
+      const ir = { version: IR_VERSION, sources: ['p'], rules: [rule], tests: [] };
+      return { rule, p: compilePolicy(ir), ref: referencePolicy(ir) };
+    });
+    const ir = { version: IR_VERSION, sources: ['p'], rules: [...rulesOf('ask'), ...rulesOf('allow')], tests: [] };
+    const together = { p: compilePolicy(ir), ref: referencePolicy(ir) };
+    fc.assert(
+      fc.property(optionCommand, (command) => {
+        const e: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command }, cwd: '/repo', home: '/home/u' };
+        for (const { rule, p, ref } of single) {
+          const got = evaluateSync(p, e);
+          const want = evaluateReference(ref, e);
+          expect([got.decision, got.rules], `${JSON.stringify(rule.selectors)} on ${command}`).toEqual([want.decision, want.rules]);
+        }
+        const got = evaluateSync(together.p, e);
+        const want = evaluateReference(together.ref, e);
+        expect([got.decision, got.rules], command).toEqual([want.decision, want.rules]);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

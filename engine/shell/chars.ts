@@ -186,11 +186,25 @@ function lastSlash(path: string): number {
   return i;
 }
 
-/** True when `program` is a bare name or lives in one of the system bin directories. */
+/**
+ * True when `program` is a bare name or lives in one of the system bin directories. The
+ * directory is compared with repeated slashes and `.` segments removed (`/usr/bin//git` and
+ * `/usr/bin/./git` are `/usr/bin/git`); a `..` segment is never trusted, since a symbolic link
+ * on the way can send it anywhere.
+ */
 export function isTrustedProgramPath(program: string): boolean {
   const slash = lastSlash(program);
   if (slash < 0) return true;
-  return SYSTEM_BIN_DIRS.has(program.slice(0, slash));
+  const dir = program.slice(0, slash);
+  if (SYSTEM_BIN_DIRS.has(dir)) return true;
+  if (dir.charCodeAt(0) !== 47 /* / */) return false;
+  const kept: string[] = [];
+  for (const segment of dir.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') return false;
+    kept.push(segment);
+  }
+  return SYSTEM_BIN_DIRS.has('/' + kept.join('/'));
 }
 
 /** Shortens user input quoted in a message. */
