@@ -251,8 +251,10 @@ export function renderExplanation(item: Item, style: Style, noHooks: boolean): s
     const rows = x.parts.map((p, i) => {
       const notes: string[] = [];
       if (p.unknowable !== undefined) notes.push(`unknowable: ${p.unknowable}`);
+      if (p.writes !== undefined) notes.push(`writes ${p.writes.map((w) => `\`${w}\``).join(', ')}`);
       if (p.wrappers) notes.push(`through ${p.wrappers.join(' ')}${p.privileged ? ' (privileged)' : ''}`);
-      if (anyAllowed && !p.allowed) notes.push('no allow covers it');
+      if (p.transparent) notes.push('runs only the parts after it');
+      else if (anyAllowed && !p.allowed) notes.push('no allow covers it');
       const rules = p.rules.map((r) => `${r.effect} ${r.rule}`).join(', ');
       return [String(i + 1), flat(p.text, 48), rules === '' ? '-' : rules, notes.join('; ')];
     });

@@ -12,7 +12,7 @@ describe('fields', () => {
     expect(r.diagnostics[0]).toMatchObject({
       severity: 'error',
       message: '`output` is not a field of the `pre-tool` seam',
-      help: 'the `pre-tool` seam has `tool`, `input.<path>`, `command`, `path`, `url`, `domain`, `cwd`, `permission_mode`, `session`',
+      help: 'the `pre-tool` seam has `tool`, `input.<path>`, `command`, `opaque`, `path`, `url`, `domain`, `cwd`, `permission_mode`, `session`',
     });
     expect(r.ir).toBeUndefined();
   });

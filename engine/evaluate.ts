@@ -8,7 +8,8 @@ import type { DecisionWord, Seam } from './ir.js';
 import { decide, verdict, type Decided, type Hit, type HitEffect } from './algebra.js';
 import { agentMatcherSelects, ifSelects, indexFor, selectorMatches, type CompiledPolicy, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
-import { matchCommandPart } from './shell/index.js';
+import { matchCommandPart, type CommandPart } from './shell/index.js';
+import { judgeWrites, writesFiles, type WriteJudgement } from './writes.js';
 import { MAX_REGEX_INPUT, regexFailures } from './match/index.js';
 
 export interface TraceEntry {
@@ -112,8 +113,10 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   let cover: string[][] | undefined;
   let coverRules: Map<string, { cr: CompiledRule; parts: string[] }> | undefined;
   const failedBefore = regexFailures();
+  const index = indexFor(policy, seam, toolOf(event));
 
-  for (const cr of indexFor(policy, seam, toolOf(event)).lookup(view)) {
+  // A call with several paths, or a search, has no one list of path keys: its path rules are all tested.
+  for (const cr of index.lookup(view)) {
     const r = cr.rule;
     const commandSel = r.effect === 'allow' ? cr.selectors.find((s) => s.kind === 'command') : undefined;
     if (commandSel && commandSel.kind === 'command') {
@@ -147,16 +150,36 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     (trace ??= new Map()).set(r.id, entry);
   }
 
+  // The files the command's redirections write are judged as writes by the `Write` rules.
+  let writes: WriteJudgement | undefined;
+  if (event.seam === 'pre-tool') {
+    const parts = view.commandAnalysis()?.parts;
+    if (parts !== undefined && writesFiles(parts)) {
+      writes = judgeWrites(parts, event, (writeEvent) => match(policy, writeEvent).hits);
+      for (const h of writes.hits) {
+        hits.push(h);
+        trace ??= new Map();
+        if (!trace.has(h.rule)) trace.set(h.rule, { rule: h.rule, effect: h.effect, outcome: 'outranked', reason: h.reason!, note: 'a file the command writes' });
+      }
+    }
+  }
+
   if (coverRules !== undefined) {
     const parts = view.commandAnalysis()?.parts ?? [];
-    const whole =
-      parts.length > 0 && parts.every((p, i) => p.unknowable === null && (cover?.[i]?.length ?? 0) > 0);
-    const missing = parts.filter((p, i) => p.unknowable !== null || (cover?.[i]?.length ?? 0) === 0)
-      .map((p) => clipPart(p.text));
+    const covered = (p: CommandPart, i: number): boolean =>
+      p.unknowable === null &&
+      ((cover?.[i]?.length ?? 0) > 0 || p.words.length === 0 || p.transparent === true) &&
+      (writes === undefined || writes.allowed[i] === true);
+    const whole = parts.length > 0 && parts.every(covered);
+    const missing = parts.filter((p, i) => !covered(p, i)).map((p) => clipPart(p.text));
     for (const [id, { cr, parts: covered }] of coverRules) {
       if (whole) hits.push(hitOf(cr, 'allow'));
       const entry: TraceEntry = { rule: id, effect: 'allow', outcome: whole ? 'outranked' : 'partial', parts: covered };
-      if (!whole) entry.note = `not every part is allowed: ${missing.map((m) => `\`${m}\``).join(', ')}`;
+      if (!whole) {
+        entry.note = `not every part is allowed: ${missing.map((m) => `\`${m}\``).join(', ')}`;
+        if (writes !== undefined && writes.unallowed.length > 0)
+          entry.note += `; not allowed for writing: ${writes.unallowed.map((t) => `\`${clipPart(t)}\``).join(', ')}`;
+      }
       (trace ??= new Map()).set(id, entry);
     }
   }
@@ -164,6 +187,20 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   const continuations =
     event.seam === 'stop' ? (event.continuations ?? (event.stop_hook_active ? 1 : 0)) : 0;
   const diagnostics: Diagnostic[] = [];
+  const capped = seam === 'pre-tool' ? view.commandAnalysis()?.capped : undefined;
+  if (capped !== undefined) {
+    // Past a cap the command was not read to its end: a deny it hides could be anywhere in it.
+    const hit = cappedHit(index.strictest, capped, toolOf(event)!);
+    if (hit !== null) {
+      hits.push(hit);
+      (trace ??= new Map()).set(hit.rule, { rule: hit.rule, effect: hit.effect, outcome: 'outranked', reason: hit.reason! });
+    }
+    diagnostics.push(
+      diagnostic('event/command-capped', 'warning', `the command passes a limit of the analysis (${capped}), so it is opaque${hit ? `; it gets the strictest decision a rule on \`${toolOf(event)}\` gives (${hit.effect})` : ''}`, {
+        help: 'a command this large or this deeply nested cannot be read to its end; it is never allowed',
+      }),
+    );
+  }
   for (const field of view.capped ?? []) {
     diagnostics.push(
       diagnostic('event/input-capped', 'warning', `\`${field}\` is longer than regexes search: only its first ${MAX_REGEX_INPUT} characters were searched`, {
@@ -187,6 +224,16 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   }
   // A `run` rule's outcome is traced after its hook runs: its events get a trace of their own.
   return { seam, hits, trace: trace ?? (pending.length > 0 ? new Map() : NO_TRACE), pending, continuations, diagnostics };
+}
+
+/** The rule id of the decision given to a command past a cap of the analysis. */
+export const CAPPED_RULE = '(command analysis)';
+
+/** The hit a capped command gets: the strictest decision any deny or ask rule on its tool gives. */
+export function cappedHit(strictest: 'deny' | 'ask' | null, cap: string, tool: string): Hit | null {
+  if (strictest === null) return null;
+  const reason = `the command passes a limit of the analysis (${cap}), so it gets the strictest decision a rule on \`${tool}\` gives`;
+  return { rule: CAPPED_RULE, effect: strictest, reason, order: '\uffff' };
 }
 
 /** The trace of an event that matched nothing: shared, so it must stay empty. */

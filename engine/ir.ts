@@ -59,13 +59,15 @@ export interface PolicyIR {
 /**
  * A selector narrows a rule on a tool seam.
  * - `command`: shell command patterns (words; a final `*` word matches any further words).
- * - `path`: gitignore-style globs over the tool's path field, resolved against the event's cwd.
+ * - `path`: gitignore-style globs over every path the call touches, resolved against the event's
+ *   cwd. `case`: `fold` compares case-insensitively, `exact` exactly; absent, an `allow` compares
+ *   exactly and every other rule folds.
  * - `url`: globs over the whole URL of the call (`input.url`).
  * - `domain`: host-name globs (`*.example.com`) over the URL's host.
  */
 export type Selector =
   | { kind: 'command'; patterns: string[] }
-  | { kind: 'path'; globs: string[] }
+  | { kind: 'path'; globs: string[]; case?: 'fold' | 'exact' }
   | { kind: 'url'; globs: string[] }
   | { kind: 'domain'; globs: string[] };
 
@@ -180,9 +182,9 @@ export interface TestCase {
  * `input` and `response` take a path (`input.sql`); the others do not.
  */
 export const SEAM_FIELDS: Record<Seam, readonly string[]> = {
-  'pre-tool': ['tool', 'input', 'command', 'path', 'url', 'domain', 'cwd', 'permission_mode', 'session'],
+  'pre-tool': ['tool', 'input', 'command', 'opaque', 'path', 'url', 'domain', 'cwd', 'permission_mode', 'session'],
   'post-tool': [
-    'tool', 'input', 'command', 'path', 'url', 'domain', 'output', 'response', 'cwd', 'permission_mode', 'session',
+    'tool', 'input', 'command', 'opaque', 'path', 'url', 'domain', 'output', 'response', 'cwd', 'permission_mode', 'session',
   ],
   prompt: ['prompt', 'cwd', 'permission_mode', 'session'],
   stop: ['stop_hook_active', 'last_message', 'cwd', 'permission_mode', 'session'],

@@ -16,6 +16,8 @@ import type { DecisionWord, PolicyIR, Seam } from './ir.js';
 import { decide, verdict, type Hit, type HitEffect } from './algebra.js';
 import { agentMatcherSelects, compileRule, ifSelects, selectorMatches, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
+import { cappedHit } from './evaluate.js';
+import { judgeWrites, writesFiles } from './writes.js';
 import { matchCommandPart } from './shell/index.js';
 
 export interface ReferencePolicy {
@@ -58,6 +60,22 @@ function appliesTo(cr: CompiledRule, event: PolicyEvent): boolean {
   return cr.tools.some((t) => t.test(tool));
 }
 
+/** The hits of a `Write` event (no command, so no allows by command and no writes of its own). */
+function writeHits(rules: readonly CompiledRule[], event: PolicyEvent): Hit[] {
+  const view = new EventView(event);
+  const out: Hit[] = [];
+  for (const cr of rules) {
+    if (!appliesTo(cr, event)) continue;
+    const r = cr.rule;
+    if (r.effect === 'run') continue;
+    if (r.effect === 'allow' && cr.selectors.some((s) => s.kind === 'command')) continue;
+    if (!cr.selectors.every((s) => selectorMatches(s, view))) continue;
+    if (cr.when && !cr.when(view)) continue;
+    out.push(hit(cr, r.effect as HitEffect));
+  }
+  return out;
+}
+
 /** Evaluates an event by scanning every rule. Accepts an IR (compiled on the spot) or a prepared list. */
 export function evaluateReference(policy: ReferencePolicy | PolicyIR, event: PolicyEvent): ReferenceDecision {
   const rules = 'version' in policy ? referencePolicy(policy).rules : policy.rules;
@@ -90,10 +108,39 @@ export function evaluateReference(policy: ReferencePolicy | PolicyIR, event: Pol
     hits.push(hit(cr, r.effect as HitEffect));
   }
 
+  let writesAllowed: boolean[] | undefined;
+  if (event.seam === 'pre-tool') {
+    const parts = view.commandAnalysis()?.parts;
+    if (parts !== undefined && writesFiles(parts)) {
+      const judged = judgeWrites(parts, event, (writeEvent) => writeHits(rules, writeEvent));
+      for (const h of judged.hits) hits.push(h);
+      writesAllowed = judged.allowed;
+    }
+  }
+
   if (allows.length > 0) {
     const parts = view.commandAnalysis()?.parts ?? [];
-    const whole = parts.length > 0 && parts.every((p, i) => p.unknowable === null && allows.some((a) => a.covers[i]));
+    const whole =
+      parts.length > 0 &&
+      parts.every(
+        (p, i) =>
+          p.unknowable === null &&
+          (p.words.length === 0 || p.transparent === true || allows.some((a) => a.covers[i])) &&
+          (writesAllowed === undefined || writesAllowed[i] === true),
+      );
     if (whole) for (const a of allows) hits.push(hit(a.cr, 'allow'));
+  }
+
+  const capped = event.seam === 'pre-tool' ? view.commandAnalysis()?.capped : undefined;
+  if (capped !== undefined && event.seam === 'pre-tool') {
+    let strictest: 'deny' | 'ask' | null = null;
+    for (const cr of rules) {
+      if (!appliesTo(cr, event)) continue;
+      if (cr.rule.effect === 'deny') strictest = 'deny';
+      else if (cr.rule.effect === 'ask' && strictest === null) strictest = 'ask';
+    }
+    const h = cappedHit(strictest, capped, event.tool);
+    if (h !== null) hits.push(h);
   }
 
   const continuations = event.seam === 'stop' ? (event.continuations ?? (event.stop_hook_active ? 1 : 0)) : 0;

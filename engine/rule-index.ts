@@ -14,7 +14,7 @@ import type { CompiledRule } from './compile.js';
 import type { Expr, FieldRef, Selector, Value } from './ir.js';
 import type { EventView } from './fields.js';
 import type { CommandPart } from './shell/index.js';
-import type { PatternWord } from './shell/pattern.js';
+import { keyWord, patternKeyWord, type PatternWord } from './shell/pattern.js';
 import { compileCommandPattern } from './shell/index.js';
 import { requiredDomainKey, requiredPathKey } from './match/index.js';
 import { asText } from './fields.js';
@@ -54,13 +54,18 @@ function keyCount(t: Trigger): number {
   }
 }
 
-/** The key of a command pattern: its first word, with its second when both are literal. */
+/**
+ * The key of a command pattern: its literal first word, with the word it pairs with when that is
+ * literal too (patternKeyWord: the second word; for a program of the options table with
+ * subcommands, its subcommand after its global options; none for another program of the table,
+ * whose options and operands may come in any order).
+ */
 function patternKey(source: string): string | null {
   const words = compileCommandPattern(source).words as readonly PatternWord[];
   const first = words[0];
   if (first === undefined || first.kind !== 'literal') return null;
-  const second = words[1];
-  return second !== undefined && second.kind === 'literal' ? `${first.value}\u0000${second.value}` : first.value;
+  const second = patternKeyWord(words);
+  return second !== null ? `${first.value}\u0000${second}` : first.value;
 }
 
 function commandKeys(patterns: readonly string[]): string[] | null {
@@ -275,11 +280,21 @@ export class RuleIndex {
   private readonly ranPairs = new Set<string>();
   private readonly segments = new Map<string, CompiledRule[]>();
   private readonly suffixes = new Map<string, CompiledRule[]>();
+  /** The rules `segments` and `suffixes` hold, in IR order, for calls whose paths give no keys (searches, opaque paths). */
+  private readonly pathRules: CompiledRule[] = [];
   private readonly domains = new Map<string, CompiledRule[]>();
   private readonly eq = new Map<string, { field: FieldRef; map: Map<string, CompiledRule[]> }>();
   private readonly texts = new Map<string, TextGroup>();
+  /** The strictest decision a deny or ask rule here can give (`deny`, `ask`), or null when there is none. */
+  readonly strictest: 'deny' | 'ask' | null;
 
   constructor(rules: readonly CompiledRule[]) {
+    let strictest: 'deny' | 'ask' | null = null;
+    for (const cr of rules) {
+      if (cr.rule.effect === 'deny') strictest = 'deny';
+      else if (cr.rule.effect === 'ask' && strictest === null) strictest = 'ask';
+    }
+    this.strictest = strictest;
     const triggers = rules.map((cr) => (cr.trigger === undefined ? (cr.trigger = ruleTrigger(cr)) : cr.trigger));
     const common = literalCounts(triggers);
     rules.forEach((cr, i) => this.add(cr, rarest(triggers[i]!, common)));
@@ -304,6 +319,7 @@ export class RuleIndex {
       case 'path':
         for (const k of t.segments) push(this.segments, k, cr);
         for (const k of t.suffixes) push(this.suffixes, k, cr);
+        this.pathRules.push(cr);
         return;
       case 'eq': {
         const fk = fieldKey(t.field);
@@ -341,12 +357,17 @@ export class RuleIndex {
       }
     }
     if (this.segments.size > 0 || this.suffixes.size > 0) {
-      const segs = view.pathSegments();
-      if (segs !== undefined && segs.length > 0) {
-        if (this.segments.size > 0) for (const s of segs) take(out, this.segments.get(s), stamp);
-        if (this.suffixes.size > 0) {
-          const last = segs[segs.length - 1]!;
-          for (let i = last.indexOf('.'); i >= 0; i = last.indexOf('.', i + 1)) take(out, this.suffixes.get(last.slice(i)), stamp);
+      // every folded reading of every file of the call; a search or an opaque path may match any rule
+      const readings = view.pathKeyReadings();
+      if (readings === null) take(out, this.pathRules, stamp);
+      else if (readings !== undefined) {
+        for (const segs of readings) {
+          if (segs.length === 0) continue;
+          if (this.segments.size > 0) for (const s of segs) take(out, this.segments.get(s), stamp);
+          if (this.suffixes.size > 0) {
+            const last = segs[segs.length - 1]!;
+            for (let i = last.indexOf('.'); i >= 0; i = last.indexOf('.', i + 1)) take(out, this.suffixes.get(last.slice(i)), stamp);
+          }
         }
       }
     }
@@ -387,24 +408,30 @@ function take(out: CompiledRule[], list: readonly CompiledRule[] | undefined, st
   }
 }
 
-/** Takes the rules `index` names by the keys of a command part: each view's program (and its base name), alone and with the next word. */
+/**
+ * Takes the rules `index` names by the keys of a command part: each view's program (and its base
+ * name), alone and with the word it pairs with (keyWord: the next word, or for a program of the
+ * options table with subcommands the subcommand after its global options).
+ */
 function partKeys(part: CommandPart, index: Map<string, CompiledRule[]>, pairs: Set<string>, out: CompiledRule[], stamp: number): void {
   const views = part.views.length > 0 ? part.views : [{ words: part.words }];
   for (const v of views) {
     const w0 = v.words[0];
     if (w0 === undefined || w0.dynamic) continue;
-    const w1 = v.words[1];
-    const second = w1 !== undefined && !w1.dynamic ? w1.value : null;
-    programKeys(w0.value, second, index, pairs, out, stamp);
-    const slash = w0.value.lastIndexOf('/');
-    if (slash >= 0 && slash < w0.value.length - 1) programKeys(w0.value.slice(slash + 1), second, index, pairs, out, stamp);
+    const program = w0.value;
+    const slash = program.lastIndexOf('/');
+    const base = slash >= 0 && slash < program.length - 1 ? program.slice(slash + 1) : null;
+    take(out, index.get(program), stamp);
+    if (base !== null) take(out, index.get(base), stamp);
+    // The two-word key is made only for a program that has one.
+    const pairProgram = pairs.has(program);
+    const pairBase = base !== null && pairs.has(base);
+    if (!pairProgram && !pairBase) continue;
+    const second = keyWord(v.words);
+    if (second === null) continue;
+    if (pairProgram) take(out, index.get(`${program}\u0000${second}`), stamp);
+    if (pairBase) take(out, index.get(`${base}\u0000${second}`), stamp);
   }
-}
-
-function programKeys(program: string, second: string | null, index: Map<string, CompiledRule[]>, pairs: Set<string>, out: CompiledRule[], stamp: number): void {
-  take(out, index.get(program), stamp);
-  // The two-word key is made only for a program that has one.
-  if (second !== null && pairs.has(program)) take(out, index.get(`${program}\u0000${second}`), stamp);
 }
 
 function pushWord(index: Map<string, CompiledRule[]>, pairs: Set<string>, key: string, cr: CompiledRule): void {

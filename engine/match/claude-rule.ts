@@ -328,7 +328,8 @@ function candidates(part: CommandPart, mode: ClaudeRuleMode): ShellWord[][] {
   const chain = claudeChain(part.words);
   if (mode === 'allow') return [chain[chain.length - 1]!];
   const out: ShellWord[][] = [...chain];
-  for (const view of part.views.slice(1)) out.push(...claudeChain(view.words));
+  // the readings dshpolicy adds of its own (xargs's appended words, bash's `time`) are not claude code's
+  for (const view of part.views.slice(1)) if (view.alternate !== true) out.push(...claudeChain(view.words));
   const withBase: ShellWord[][] = [];
   for (const words of out) {
     const first = words[0];

@@ -28,6 +28,18 @@ import {
 import { MAX_SHELL_DEPTH } from './lexer.js';
 import type { CommandPart, ShellWord } from './types.js';
 import { buildPartsInto, type ScriptParser } from './wrappers.js';
+import { assignmentOpaque } from './environment.js';
+import { noteAssignedValue } from './facts.js';
+
+/** Targets a redirection may write without touching a file: `/dev/null`, the standard streams, a descriptor (`>&2`). */
+export function isHarmlessTarget(target: ShellWord, duplicate: boolean): boolean {
+  const v = target.value;
+  // `< <(cmd)`, `> >(cmd)`: a pipe to a process substitution, whose command is a part of its own
+  if (target.dynamic) return v.length > 2 && (v.startsWith('<(') || v.startsWith('>(')) && v.endsWith(')');
+  if (v === '/dev/null' || v === '/dev/stdout' || v === '/dev/stderr' || v === '/dev/tty') return true;
+  // `>&2`, `2>&1`, `>&-`: a descriptor, not a file
+  return duplicate && (v === '-' || /^[0-9]+-?$/.test(v));
+}
 
 /**
  * Classes for the words read in the command loop itself: 0 for the characters of a word of
@@ -86,6 +98,8 @@ function dollarEnd(src: string, pos: number, inDouble: boolean, depth: number): 
       const c = src.charCodeAt(i);
       if (c === 125 /* } */) return i + 1;
       if (c === 92 /* \ */ || c === 39 /* ' */ || c === 34 /* " */ || c === 36 /* $ */ || c === 96 /* ` */) return -1;
+      // subscripts, substrings and `@P` evaluate text: the parser records it
+      if (c === 91 /* [ */ || c === 58 /* : */ || c === 64 /* @ */ || c === 40 /* ( */ || c === 33 /* ! */) return -1;
     }
     return -1;
   }
@@ -96,6 +110,7 @@ function dollarEnd(src: string, pos: number, inDouble: boolean, depth: number): 
   }
   if (isDigitCode(d) || isSpecialParamCode(d)) return pos + 2;
   if ((d === 39 /* ' */ || d === 34) /* " */ && !inDouble) return -1;
+  if (d === 91 /* [ */) return -1; // `$[ expr ]`, arithmetic: the parser reads it
   dollarDynamic = false;
   return pos + 1;
 }
@@ -320,17 +335,23 @@ export function readSimpleCommands(src: string, from: number, depth: number, scr
         } else if (o === 60 /* < */ || o === 62 /* > */) {
           const d = codeAt(src, r + 1);
           if (d === 40 /* ( */) return commandAt; // process substitution
-          if (o === 60 && d === 60 && codeAt(src, r + 2) !== 60) return commandAt; // here-document
+          if (o === 60 && d === 60) return commandAt; // a here-document or here-string: the parser feeds it to shells
           opLength = redirectionLength(src, r);
         }
         if (opLength > 0) {
+          const c0 = c;
           i = r + opLength;
           c = i < n ? src.charCodeAt(i) : NaN;
           while (c === 32 /* space */ || c === 9 /* tab */) c = ++i < n ? src.charCodeAt(i) : NaN;
           if (c === 92 /* \ */ && codeAt(src, i + 1) === 10) return commandAt;
           // the target, if a word starts here (`<(` and `>(` are words the fast path does not read)
           if (c === 60 /* < */ || c === 62 /* > */ ? codeAt(src, i + 1) === 40 : !isMetaCode(c)) {
-            if (readWord(src, i, depth) === null) return commandAt;
+            const target = readWord(src, i, depth);
+            if (target === null) return commandAt;
+            // a redirection that writes or reads a file is left to the parser, which records the file
+            const second = codeAt(src, r + 1);
+            if ((o === 62 /* > */ || c0 === 38 /* & */ || o === 60) /* < */ && !isHarmlessTarget({ value: target, dynamic: wordDynamic }, second === 38))
+              return commandAt;
             i = wordEnd;
           }
           end = i;
@@ -341,7 +362,12 @@ export function readSimpleCommands(src: string, from: number, depth: number, scr
         if (value === null) return commandAt;
         i = end = wordEnd;
         c = i < n ? src.charCodeAt(i) : NaN;
-        if (count === 0 && wordAssignment) continue;
+        if (count === 0 && wordAssignment) {
+          // an assignment that changes what runs, or evaluates a subscript, is left to the parser
+          if (assignmentOpaque(value) !== null || value.includes('[')) return commandAt;
+          noteAssignedValue(value, wordDynamic);
+          continue;
+        }
         dynamic = wordDynamic;
       }
       const word: ShellWord = { value, dynamic };

@@ -30,27 +30,76 @@
 import { parseCommands } from './parser.js';
 import { lexPattern, matchPart, type PatternWord } from './pattern.js';
 import type { CommandAnalysis, CommandPart, CommandPattern, PatternError } from './types.js';
-import { unknowablePart } from './wrappers.js';
+import { CAP_REASONS, unknowablePart } from './wrappers.js';
+import { programGrammar } from './programs/grammar.js';
+import { NESTING_REASON } from './lexer.js';
+import { analysisFacts, EVALUATES_REASON, resetFacts } from './facts.js';
 
 export type { CommandAnalysis, CommandPart, CommandPattern, CommandView, PatternError, ShellWord } from './types.js';
 export { MAX_SHELL_DEPTH } from './lexer.js';
 export { globMatch as wordGlobMatch } from './pattern.js';
-export { MAX_SHELL_WRAPPERS } from './wrappers.js';
+export { commandPatternOptionWarning, optionPatternCovers } from './pattern.js';
+export { commandPaths, type CommandPaths } from './paths.js';
+export { MAX_SHELL_WRAPPERS, MAX_FIND_EXEC, PROGRAMS } from './wrappers.js';
 
 /** Longest command analysed; the text beyond it becomes one unknowable part. */
 export const MAX_COMMAND_LENGTH = 1 << 20;
+
+const LENGTH_REASON = 'command longer than 1 MiB';
+
+/** The unknowable reasons that say a cap of the analysis was passed. */
+const CAPS: ReadonlySet<string> = new Set([LENGTH_REASON, NESTING_REASON, CAP_REASONS.wrappers, CAP_REASONS.findExec, 'command could not be analysed', 'too complex to analyse']);
 
 /** Splits a command line into its simple commands. Never throws. */
 export function analyzeCommand(command: string): CommandAnalysis {
   const text = typeof command === 'string' ? command : String(command);
   try {
     const head = text.length > MAX_COMMAND_LENGTH ? text.slice(0, MAX_COMMAND_LENGTH) : text;
+    resetFacts();
     const parts = parseCommands(head, 0);
-    if (head.length < text.length) parts.push(unknowablePart(text.slice(MAX_COMMAND_LENGTH), 'command longer than 1 MiB'));
-    return { parts };
+    if (analysisFacts.evaluates && analysisFacts.riskyValue) parts.push(unknowablePart(head, EVALUATES_REASON));
+    if (analysisFacts.zsh !== null) parts.push(unknowablePart(head, analysisFacts.zsh));
+    if (analysisFacts.direct !== null) parts.push(unknowablePart(head, analysisFacts.direct));
+    if (head.length < text.length) parts.push(unknowablePart(text.slice(MAX_COMMAND_LENGTH), LENGTH_REASON));
+    const analysis: CommandAnalysis = { parts };
+    for (let i = 0; i < parts.length; i++) {
+      const reason = parts[i]!.unknowable;
+      if (reason !== null && CAPS.has(reason)) {
+        analysis.capped = reason;
+        break;
+      }
+    }
+    return analysis;
   } catch {
-    return { parts: [unknowablePart(text, 'command could not be analysed')] };
+    return { parts: [unknowablePart(text, 'command could not be analysed')], capped: 'command could not be analysed' };
   }
+}
+
+/**
+ * The first word of a pattern that should match word by word, as the permission languages of the
+ * agents compare words (`git push` never matches `git -C x push` there): a bare program name whose
+ * options the programs table reads is quoted (`'git'`), which turns option reading off for the
+ * pattern; any other word is returned as it is.
+ */
+export function exactProgramWord(word: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(word) && programGrammar(word) !== undefined ? `'${word}'` : word;
+}
+
+/** Tools whose `command` is in a shell language other than bash's (Claude Code's `PowerShell`), by name; null for the others. */
+export function foreignShellTool(tool: string | undefined): string | null {
+  return tool === 'PowerShell' ? 'PowerShell' : null;
+}
+
+export { unknowablePart } from './wrappers.js';
+
+/** Why the call cannot be fully read (the first unknowable part's reason), or undefined when every part can. */
+export function opaqueReason(analysis: CommandAnalysis): string | undefined {
+  const parts = analysis.parts;
+  for (let i = 0; i < parts.length; i++) {
+    const reason = parts[i]!.unknowable;
+    if (reason !== null) return reason;
+  }
+  return undefined;
 }
 
 /** Validates a command pattern; null when it is fine. */

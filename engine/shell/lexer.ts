@@ -20,9 +20,13 @@ import {
   WORD_CHAR_CLASS,
 } from './chars.js';
 import type { ShellWord } from './types.js';
+import { analysisFacts, namesVariable, ZSH_FLAGS_REASON, ZSH_QUALIFIER_REASON, zshQualifierRunsCode } from './facts.js';
 
 /** Nesting limit for substitutions, subshells, `bash -c` scripts and similar constructs. */
 export const MAX_SHELL_DEPTH = 16;
+
+/** The unknowable reason of text nested deeper than MAX_SHELL_DEPTH. */
+export const NESTING_REASON = 'nested too deeply';
 
 /** Unparseable text: carries a short lowercase reason and the offset where the construct began. */
 export class ShellSyntaxError {
@@ -62,7 +66,7 @@ export abstract class Lexer {
   protected abstract consumeNewline(): void;
 
   protected enter(at: number): void {
-    if (++this.depth > MAX_SHELL_DEPTH) throw new ShellSyntaxError('nested too deeply', at);
+    if (++this.depth > MAX_SHELL_DEPTH) throw new ShellSyntaxError(NESTING_REASON, at);
   }
 
   protected leave(): void {
@@ -180,7 +184,9 @@ export abstract class Lexer {
         } else if (literalEnd === pos && isExtglobCode(src.charCodeAt(pos - 1))) {
           value += src.slice(seg, pos);
           this.pos = pos;
-          value += this.readExtglob();
+          const glob = this.readExtglob();
+          if (zshQualifierRunsCode(glob)) analysisFacts.zsh ??= ZSH_QUALIFIER_REASON;
+          value += glob;
         } else {
           break;
         }
@@ -328,6 +334,20 @@ export abstract class Lexer {
       this.pieceDynamic = true;
       return src.slice(start, this.pos);
     }
+    if (d === 91 /* [ */) {
+      // `$[ expr ]`: bash's old arithmetic expansion
+      let depth = 0;
+      for (let i = start + 2; i < this.n; i++) {
+        const c = src.charCodeAt(i);
+        if (c === 91 /* [ */) depth++;
+        else if (c === 93 /* ] */ && depth-- === 0) {
+          this.scanArithmetic(start + 2, i);
+          this.pos = i + 1;
+          this.pieceDynamic = true;
+          return src.slice(start, this.pos);
+        }
+      }
+    }
     this.pos++;
     this.pieceDynamic = false;
     return '$';
@@ -349,6 +369,18 @@ export abstract class Lexer {
     const start = this.pos;
     this.enter(start);
     this.pos += 2;
+    // after the name: `[` (a subscript), `:` not followed by `-=?+` (a substring offset) and `@P`
+    // evaluate text
+    let k = this.pos;
+    if (codeAt(src, k) === 40 /* ( */) analysisFacts.zsh ??= ZSH_FLAGS_REASON;
+    // `${!x}`: the value of x names the variable expanded, subscript and all
+    if (codeAt(src, k) === 33 /* ! */ && isNameStartCode(codeAt(src, k + 1))) analysisFacts.evaluates = true;
+    if (codeAt(src, k) === 33 /* ! */ || codeAt(src, k) === 35 /* # */) k++;
+    while (isNameCharCode(codeAt(src, k))) k++;
+    const after = codeAt(src, k);
+    if (after === 91 /* [ */) analysisFacts.evaluates = true;
+    else if (after === 58 /* : */ && !'-=?+'.includes(src[k + 1] ?? '-')) analysisFacts.evaluates = true;
+    else if (after === 64 /* @ */ && src[k + 1] === 'P') analysisFacts.evaluates = true;
     for (;;) {
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated `${`', start);
       const c = src.charCodeAt(this.pos);
@@ -438,6 +470,7 @@ export abstract class Lexer {
   /** Walks arithmetic text in `[from, to)`, parsing the substitutions inside it. */
   protected scanArithmetic(from: number, to: number): void {
     const src = this.src;
+    if (namesVariable(src.slice(from, to))) analysisFacts.evaluates = true;
     this.pos = from;
     while (this.pos < to) {
       const c = src.charCodeAt(this.pos);

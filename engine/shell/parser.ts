@@ -14,10 +14,12 @@ import {
   reservedWordAtCommand,
   shown,
 } from './chars.js';
-import { Lexer, MAX_SHELL_DEPTH, ShellSyntaxError } from './lexer.js';
+import { Lexer, MAX_SHELL_DEPTH, NESTING_REASON, ShellSyntaxError } from './lexer.js';
 import type { CommandPart, ShellWord } from './types.js';
-import { readSimpleCommands, stopKeyword } from './fast.js';
-import { buildParts, buildPartsInto, unknowablePart, type ScriptParser } from './wrappers.js';
+import { isHarmlessTarget, readSimpleCommands, stopKeyword } from './fast.js';
+import { buildParts, buildPartsInto, READS_INPUT, unknowablePart, type ScriptParser } from './wrappers.js';
+import { assignmentOpaque } from './environment.js';
+import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
 
 /**
  * Each simple command reserves a slot in the output, holding this placeholder while the command is
@@ -29,6 +31,11 @@ interface Frame {
   start: number;
   words: ShellWord[];
   slot: number;
+  /** The files its redirections write, and those they read. */
+  writes?: ShellWord[];
+  reads?: ShellWord[];
+  /** What its standard input reads, when a redirection gives it text: a here-document or a here-string. */
+  stdin?: PendingHeredoc | ShellWord;
 }
 
 interface PendingHeredoc {
@@ -36,6 +43,27 @@ interface PendingHeredoc {
   stripTabs: boolean;
   quoted: boolean;
   at: number;
+  /** The body is the script of a shell that reads its commands from its input (`bash <<'EOF'`). */
+  script?: boolean;
+}
+
+/** A here-document's text as the command reads it: with `<<-`, leading tabs removed from each line. */
+function heredocText(body: string, stripTabs: boolean): string {
+  return stripTabs ? body.replace(/^\t+/gm, '') : body;
+}
+
+/** Why writing these targets makes the part opaque: a target computed when the command runs. */
+function dynamicWrite(writes: readonly ShellWord[]): string | null {
+  for (const w of writes) if (w.dynamic) return `a redirection writes to \`${w.value}\`, a file named when the command runs`;
+  return null;
+}
+
+/** The part of a redirection with no command of its own (`> file`, `{ ...; } > file`, `$(< file)`). */
+function redirectionPart(text: string, writes: ShellWord[] | undefined, reads: ShellWord[] | undefined): CommandPart {
+  const part: CommandPart = { text, words: [], views: [{ words: [], wrappers: [], neutral: true }], unknowable: writes ? dynamicWrite(writes) : null };
+  if (writes !== undefined) part.writes = writes;
+  if (reads !== undefined) part.reads = reads;
+  return part;
 }
 
 /** How parseList ends: at the end of input (top), at `)` (paren), or at `;;`, `;&`, `;;&` or `esac` (case). */
@@ -108,7 +136,7 @@ export class Parser extends Lexer implements ScriptParser {
     this.out = before;
     if (fastStopped) this.fastStop = from;
     try {
-      if (this.depth > MAX_SHELL_DEPTH) throw new ShellSyntaxError('nested too deeply', 0);
+      if (this.depth > MAX_SHELL_DEPTH) throw new ShellSyntaxError(NESTING_REASON, 0);
       this.parseList(TOP, 0, '');
       const open = this.pending[0];
       if (open) throw new ShellSyntaxError(`unterminated here-document \`${shown(open.delimiter)}\``, open.at);
@@ -294,6 +322,20 @@ export class Parser extends Lexer implements ScriptParser {
       case '[[':
         this.parseTest();
         return true;
+      case 'coproc': {
+        // `coproc NAME { ...; }` and `coproc NAME ( ... )`: NAME is not a command
+        this.pos += keyword.length;
+        this.skipBlanks();
+        let j = this.pos;
+        while (isNameCharCode(codeAt(this.src, j))) j++;
+        if (j > this.pos && isNameStartCode(codeAt(this.src, this.pos))) {
+          let k = j;
+          while (codeAt(this.src, k) === 32 || codeAt(this.src, k) === 9) k++;
+          const next = codeAt(this.src, k);
+          if (next === 123 /* { */ || next === 40 /* ( */) this.pos = k;
+        }
+        return true;
+      }
       default:
         // if then elif else fi while until do done esac ! { } coproc: the next command follows
         this.pos += keyword.length;
@@ -333,7 +375,8 @@ export class Parser extends Lexer implements ScriptParser {
     for (;;) {
       this.skipBlanks();
       if (!this.atWordStart()) return;
-      this.readWord(false);
+      const word = this.readWord(false);
+      if (word.dynamic || word.value.includes('[')) analysisFacts.riskyValue = true;
     }
   }
 
@@ -387,6 +430,7 @@ export class Parser extends Lexer implements ScriptParser {
   private parseTest(): void {
     const start = this.pos;
     this.pos += 2;
+    let vTest = false;
     for (;;) {
       this.skipBlanks();
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated `[[`', start);
@@ -396,7 +440,12 @@ export class Parser extends Lexer implements ScriptParser {
         this.pos += 2;
         return;
       } else if ('()<>!&|;'.includes(c)) this.pos++;
-      else this.readWord(false);
+      else {
+        const word = this.readWord(false);
+        if (vTest && word.value.includes('[')) analysisFacts.direct ??= SUBSCRIPT_REASON;
+        vTest = !word.dynamic && (word.value === '-v' || word.value === '-R');
+        if (!word.dynamic && /^-(eq|ne|lt|le|gt|ge|v|R)$/.test(word.value)) analysisFacts.evaluates = true;
+      }
     }
   }
 
@@ -415,6 +464,7 @@ export class Parser extends Lexer implements ScriptParser {
     this.frames.push(frame);
     let end = this.pos;
     let functionBodyAt = -1;
+    let opaque: string | null = null;
     for (;;) {
       let c = codeAt(src, this.pos);
       if (c === 32 /* space */ || c === 9 /* tab */ || c === 92 /* \ */) {
@@ -440,24 +490,45 @@ export class Parser extends Lexer implements ScriptParser {
       }
       const word = this.readWord(true);
       end = this.pos;
-      if (frame.words.length === 0 && this.wordAssignment) continue;
+      if (frame.words.length === 0 && this.wordAssignment) {
+        opaque ??= assignmentOpaque(word.value);
+        noteAssignedValue(word.value, word.dynamic);
+        if (/^[A-Za-z_][A-Za-z0-9_]*\[/.test(word.value)) analysisFacts.evaluates = true; // `a[i]=v`
+        continue;
+      }
       frame.words.push(word);
     }
     this.frames.pop();
     if (functionBodyAt >= 0) this.pos = functionBodyAt;
     if (functionBodyAt >= 0 || frame.words.length === 0) {
-      this.fillSlot(frame.slot, NO_PARTS);
+      // an assignment statement that changes what later commands run is a part of its own, and so
+      // is a redirection without a command (`> file`, or one after `}` or `done`): it writes its file
+      let parts = NO_PARTS;
+      if (functionBodyAt < 0 && opaque !== null) parts = [unknowablePart(src.slice(frame.start, end), opaque)];
+      else if (functionBodyAt < 0 && (frame.writes !== undefined || frame.reads !== undefined))
+        parts = [redirectionPart(src.slice(frame.start, end), frame.writes, frame.reads)];
+      this.fillSlot(frame.slot, parts);
       return;
     }
     const text = src.slice(frame.start, end);
-    if (frame.slot === this.out.length - 1) {
+    if (frame.writes !== undefined) opaque ??= dynamicWrite(frame.writes);
+    if (frame.writes === undefined && frame.reads === undefined && frame.stdin === undefined && frame.slot === this.out.length - 1) {
       // nothing was added after the slot: the parts go straight to the end
       this.out.pop();
       this.openSlots--;
-      buildPartsInto(this.out, frame.words, text, null, this);
-    } else {
-      this.fillSlot(frame.slot, buildParts(frame.words, text, null, this));
+      buildPartsInto(this.out, frame.words, text, opaque, this);
+      return;
     }
+    const parts = buildParts(frame.words, text, opaque, this);
+    if (frame.writes !== undefined && parts.length > 0) parts[0]!.writes = frame.writes;
+    if (frame.reads !== undefined && parts.length > 0) parts[0]!.reads = frame.reads;
+    const stdin = frame.stdin;
+    if (stdin !== undefined && parts.length > 0 && parts[0]!.unknowable?.endsWith(READS_INPUT) === true) {
+      // a shell reading its commands from a here-document or here-string: that text is its script
+      if ('delimiter' in stdin) stdin.script = true;
+      else if (!stdin.dynamic) for (const p of this.parseScript(stdin.value)) parts.push(p);
+    }
+    this.fillSlot(frame.slot, parts);
   }
 
   /**
@@ -494,12 +565,33 @@ export class Parser extends Lexer implements ScriptParser {
     if (length === 0) return false;
     this.pos = i + length;
     this.skipBlanks();
+    const toStdin = i === start || src.slice(start, i) === '0';
     if (heredoc) {
       if (!this.atWordStart()) throw new ShellSyntaxError('missing here-document delimiter', start);
       const word = this.readWord(false);
-      this.pending.push({ delimiter: word.value, stripTabs, quoted: this.wordQuoted, at: start });
+      const doc: PendingHeredoc = { delimiter: word.value, stripTabs, quoted: this.wordQuoted, at: start };
+      this.pending.push(doc);
+      const frame = this.frames[this.frames.length - 1];
+      if (frame !== undefined && toStdin) frame.stdin = doc;
     } else if (this.atWordStart()) {
-      this.readWord(false); // the target is removed from the words; its substitutions still count
+      const target = this.readWord(false); // the target is removed from the words; its substitutions still count
+      if (c === 60 && length === 3 && toStdin) {
+        // `<<< word`: the word is the command's input
+        const frame = this.frames[this.frames.length - 1];
+        if (frame !== undefined) frame.stdin = target;
+      }
+      // `>`, `>>`, `>|`, `&>`, `&>>`, `<>` and `>&FILE` write their target
+      const writes = c === 62 /* > */ || (c === 38 /* & */) || (c === 60 /* < */ && codeAt(src, i + 1) === 62 /* > */);
+      if (writes && !isHarmlessTarget(target, c === 62 && codeAt(src, i + 1) === 38 /* & */)) {
+        const frame = this.frames[this.frames.length - 1];
+        if (frame !== undefined) (frame.writes ??= []).push(target);
+      }
+      // `<`, `<>` and `<&FILE` read their target (`<<<` gives a word, not a file)
+      const reads = c === 60 /* < */ && length !== 3;
+      if (reads && !isHarmlessTarget(target, codeAt(src, i + 1) === 38 /* & */)) {
+        const frame = this.frames[this.frames.length - 1];
+        if (frame !== undefined) (frame.reads ??= []).push(target);
+      }
     }
     return true;
   }
@@ -526,7 +618,11 @@ export class Parser extends Lexer implements ScriptParser {
         }
       }
       if (bodyEnd < 0) throw new ShellSyntaxError(`unterminated here-document \`${shown(doc.delimiter)}\``, doc.at);
-      if (!doc.quoted && bodyEnd > bodyStart) {
+      if (doc.script === true && bodyEnd > bodyStart) {
+        // the body is a shell's script: its commands are parts (the substitutions an unquoted body
+        // expands first are among them)
+        for (const p of this.parseScript(heredocText(src.slice(bodyStart, bodyEnd), doc.stripTabs))) this.out.push(p);
+      } else if (!doc.quoted && bodyEnd > bodyStart) {
         for (const p of new Parser(src.slice(bodyStart, bodyEnd), this.depth).runHeredocBody()) this.out.push(p);
       }
     }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeCommand, type CommandPart } from './index.js';
 
-/** Each part as its words; dynamic words are prefixed with `~`, unknowable parts end with `!reason`. */
+/**
+ * Each part as its words; dynamic words are prefixed with `~`, unknowable parts end with
+ * `!reason`, and a part that runs only the parts after it (`bash -c '...'`) ends with `^`.
+ */
 function words(part: CommandPart): string[] {
   const out = part.words.map((w) => (w.dynamic ? '~' + w.value : w.value));
   if (part.unknowable !== null) out.push('!' + part.unknowable);
+  if (part.transparent) out.push('^');
   return out;
 }
 
@@ -29,8 +33,9 @@ describe('lists, pipes and groups', () => {
     expect(parts('(cd x; rm y) && ((a); (b))')).toEqual([['cd', 'x'], ['rm', 'y'], ['a'], ['b']]);
   });
 
-  it('reads brace groups', () => {
-    expect(parts('{ a; b; } > out')).toEqual([['a'], ['b']]);
+  it('reads brace groups, and the redirection after them as a part that writes', () => {
+    expect(parts('{ a; b; } > out')).toEqual([['a'], ['b'], []]);
+    expect(analyzeCommand('{ a; b; } > out').parts[2]!.writes).toEqual([{ value: 'out', dynamic: false }]);
   });
 
   it('keeps a closing brace that is an argument', () => {
@@ -164,11 +169,23 @@ describe('redirections', () => {
   });
 
   it('reads substitutions in a redirection target', () => {
-    expect(parts('cat < $(rm x) > "$(ls)"')).toEqual([['cat'], ['rm', 'x'], ['ls']]);
+    // the file written is named when the command runs: the part is unknowable
+    expect(parts('cat < $(rm x) > "$(ls)"')).toEqual([['cat', '!a redirection writes to `$(ls)`, a file named when the command runs'], ['rm', 'x'], ['ls']]);
   });
 
-  it('gives no part for a redirection alone', () => {
-    expect(parts('> out')).toEqual([]);
+  it('gives a part that writes for a redirection alone, and none when it writes no file', () => {
+    expect(parts('> out')).toEqual([[]]);
+    expect(analyzeCommand('> out').parts[0]!.writes).toEqual([{ value: 'out', dynamic: false }]);
+    expect(parts('> /dev/null')).toEqual([]);
+  });
+
+  it('records the files output redirections write, in every form, and not descriptors or /dev/null', () => {
+    const writes = (c: string) => analyzeCommand(c).parts.map((p) => (p.writes ?? []).map((w) => w.value));
+    expect(writes('echo x > a >> b >| c &> d &>> e 2> f 1<> g')).toEqual([['a', 'b', 'c', 'd', 'e', 'f', 'g']]);
+    expect(writes('echo x >&2 2>&1 >&- > /dev/null 2>/dev/stderr < in <&3')).toEqual([[]]);
+    expect(writes('echo x >& out')).toEqual([['out']]);
+    expect(writes('echo x > ~/".ssh"/authorized_keys')).toEqual([['~/.ssh/authorized_keys']]);
+    expect(writes('a > x | b > y')).toEqual([['x'], ['y']]);
   });
 
   it('reads here-strings and their substitutions', () => {
@@ -310,11 +327,12 @@ describe('keywords and control flow', () => {
 
 describe('bash -c and other shells', () => {
   it('replaces bash -c with the parts of its script', () => {
-    expect(parts("bash -c 'rm -rf / && ls'")).toEqual([['rm', '-rf', '/'], ['ls']]);
+    // the shell's own part stays for deny and ask to see, marked as running only its script
+    expect(parts("bash -c 'rm -rf / && ls'")).toEqual([['bash', '-c', 'rm -rf / && ls', '^'], ['rm', '-rf', '/'], ['ls']]);
   });
 
   it('reads sh, zsh, dash and ksh, and option clusters', () => {
-    expect(parts('sh -c "a"; zsh -lc "b"; dash -ec "c"; ksh -xc "d"; bash -o pipefail -c "e"')).toEqual([
+    expect(parts('sh -c "a"; zsh -lc "b"; dash -ec "c"; ksh -xc "d"; bash -o pipefail -c "e"').filter((p) => p.at(-1) !== '^')).toEqual([
       ['a'],
       ['b'],
       ['c'],
@@ -324,28 +342,28 @@ describe('bash -c and other shells', () => {
   });
 
   it('reads a shell in a system directory', () => {
-    expect(parts('/bin/bash -c "rm x"; /usr/bin/env bash -c "ls"')).toEqual([['rm', 'x'], ['ls']]);
+    expect(parts('/bin/bash -c "rm x"; /usr/bin/env bash -c "ls"')).toEqual([['/bin/bash', '-c', 'rm x', '^'], ['rm', 'x'], ['/usr/bin/env', 'bash', '-c', 'ls', '^'], ['ls']]);
   });
 
   it('keeps quoting inside the script', () => {
-    expect(parts(`bash -c 'echo "a b" '"'"'c d'"'"''`)).toEqual([['echo', 'a b', 'c d']]);
-    expect(parts(`bash -c 'echo "a b"'`)).toEqual([['echo', 'a b']]);
+    expect(parts(`bash -c 'echo "a b" '"'"'c d'"'"''`).slice(1)).toEqual([['echo', 'a b', 'c d']]);
+    expect(parts(`bash -c 'echo "a b"'`).slice(1)).toEqual([['echo', 'a b']]);
   });
 
   it('recurses into nested scripts', () => {
-    expect(parts('bash -c "bash -c \\"rm x\\""')).toEqual([['rm', 'x']]);
+    expect(parts('bash -c "bash -c \\"rm x\\""')).toEqual([['bash', '-c', 'bash -c "rm x"', '^'], ['bash', '-c', 'rm x', '^'], ['rm', 'x']]);
   });
 
   it('reads substitutions in the script', () => {
-    expect(parts("sh -c 'echo $(rm y)'")).toEqual([['echo', '~$(rm y)'], ['rm', 'y']]);
+    expect(parts("sh -c 'echo $(rm y)'")).toEqual([['sh', '-c', 'echo $(rm y)', '^'], ['echo', '~$(rm y)'], ['rm', 'y']]);
   });
 
   it('makes a dynamic script unknowable', () => {
     expect(parts('bash -c "$X"')).toEqual([['bash', '-c', '~$X', '!`bash -c` runs a script computed when the command runs']]);
   });
 
-  it('leaves shells without -c as programs', () => {
-    expect(parts('bash script.sh; sh; bash -c')).toEqual([['bash', 'script.sh'], ['sh'], ['bash', '-c']]);
+  it('leaves shells without -c as programs, and a shell reading its input unknowable', () => {
+    expect(parts('bash script.sh; sh; bash -c')).toEqual([['bash', 'script.sh'], ['sh', '!`sh` reads its commands from its input'], ['bash', '-c']]);
   });
 
   it('keeps a shell from an arbitrary path next to its script parts', () => {
@@ -353,7 +371,7 @@ describe('bash -c and other shells', () => {
   });
 
   it('gives no parts for an empty script', () => {
-    expect(parts("bash -c ''")).toEqual([]);
+    expect(parts("bash -c ''")).toEqual([['bash', '-c', '', '^']]);
   });
 });
 

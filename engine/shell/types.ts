@@ -13,6 +13,11 @@ export interface CommandView {
   wrappers: string[];
   /** True when every wrapper stripped so far is privilege-neutral. */
   neutral: boolean;
+  /**
+   * Set on a reading of the command that is not a wrapper stripped: the words `xargs` appends,
+   * bash's keyword `time`, zsh's `=cmd`, a brace-expanded program word. Seen by deny and ask.
+   */
+  alternate?: true;
 }
 
 export interface CommandPart {
@@ -27,10 +32,31 @@ export interface CommandPart {
   views: CommandView[];
   /** Why this part cannot be known statically (`eval`, a variable as the program, unparseable text); null if it can. */
   unknowable: string | null;
+  /**
+   * The files its output redirections write (`> f`, `>> f`, `&> f`, `<> f`), after quote removal;
+   * absent when it writes none (`/dev/null`, `>&2` and the like are not files). An allow covers the
+   * part only when each is allowed for writing.
+   */
+  writes?: ShellWord[];
+  /** The files its input redirections read (`< f`, `<> f`), after quote removal; absent when none. */
+  reads?: ShellWord[];
+  /**
+   * Set when an allow does not need to cover the part, while deny and ask see it like any other:
+   * a shell or neutral wrapper that runs nothing of its own beyond its script's parts, which
+   * follow it (`bash -c 'git status'`, `watch ls`), and the commands in the values of options that
+   * run them (`tar --to-command=CMD`), which an allow covers only by naming the option and value.
+   */
+  transparent?: true;
 }
 
 export interface CommandAnalysis {
   parts: CommandPart[];
+  /**
+   * Set when the command passed a cap of the analysis (its length, nesting, wrapper chain, `find
+   * -exec` chain): the cap's reason. Such a call is opaque and gets the strictest decision any rule
+   * on its tool can give. Absent otherwise.
+   */
+  capped?: string;
 }
 
 export interface PatternError {

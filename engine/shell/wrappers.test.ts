@@ -169,14 +169,18 @@ describe('neutral wrappers', () => {
 
 describe('xargs', () => {
   it('is not neutral', () => {
-    expect(views('xargs rm')).toEqual(['|neutral|xargs rm', 'xargs|privileged|rm']);
+    // the words xargs reads are appended to its command: known only when it runs
+    expect(views('xargs rm')).toEqual(['|neutral|xargs rm', 'xargs|privileged|rm', 'xargs|privileged|rm ~<input>']);
   });
 
   it('skips options with arguments', () => {
     expect(inner('xargs -I {} rm {}')).toBe('rm {}');
     expect(inner('xargs -I{} -n 1 -L 2 -P 4 -d , -E END -s 100 -a file -0 -r -t rm x')).toBe('rm x');
     expect(inner('xargs -i rm {}')).toBe('rm {}');
-    expect(inner('xargs --max-args=1 --max-procs 4 --null rm x')).toBe('rm x');
+    expect(inner('xargs -J % rm % x')).toBe('rm % x');
+    expect(inner('xargs --replace=@ rm @')).toBe('rm @');
+    expect(inner('xargs --max-args=1 --max-procs 4 --null rm x')).toBe('rm x <input>');
+    expect(views('xargs nice rm')).toEqual(['|neutral|xargs nice rm', 'xargs|privileged|nice rm', 'xargs|privileged|nice rm ~<input>', 'xargs+nice|privileged|rm', 'xargs+nice|privileged|rm ~<input>']);
   });
 
   it('runs echo when no command is given', () => {
@@ -187,7 +191,8 @@ describe('xargs', () => {
 describe('commands run by other commands', () => {
   it('replaces a neutrally wrapped bash -c with its script parts', () => {
     const parts = analyzeCommand('nohup bash -c "npm test"').parts;
-    expect(parts.map((p) => p.text)).toEqual(['npm test']);
+    expect(parts.map((p) => p.text)).toEqual(['nohup bash -c "npm test"', 'npm test']);
+    expect(parts.map((p) => p.transparent === true)).toEqual([true, false]);
   });
 
   it('keeps sudo bash -c and adds the script parts', () => {
@@ -202,11 +207,12 @@ describe('commands run by other commands', () => {
 
   it('adds the commands of find -exec, -execdir, -ok and -okdir', () => {
     const parts = analyzeCommand('find . -name x -exec rm -f {} + -execdir sh -c "ls y" \\; -ok mv {} z ;').parts;
-    expect(parts.map((p) => p.words.map((w) => w.value).join(' '))).toEqual([
+    expect(parts.map((p) => p.words.map((w) => (w.dynamic ? '~' : '') + w.value).join(' '))).toEqual([
       'find . -name x -exec rm -f {} + -execdir sh -c ls y ; -ok mv {} z',
-      'rm -f {}',
+      'rm -f ~{}',
+      'sh -c ls y',
       'ls y',
-      'mv {} z',
+      'mv ~{} z',
     ]);
   });
 });

@@ -1,0 +1,189 @@
+/**
+ * What the analysis reads beyond plain commands: scripts fed to shells through here-documents and
+ * here-strings, `trap` actions, brace-expanded program words, shells reading their input,
+ * variables that change what runs, and the files redirections write.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyzeCommand, opaqueReason } from './index.js';
+import { commandPaths } from './paths.js';
+
+/** Each part as its words (views beyond the first as `=> words`), dynamic words prefixed with `~`, unknowable parts ending with `!`. */
+function shape(command: string): string[] {
+  return analyzeCommand(command).parts.map((p) => {
+    const text = p.words.map((w) => (w.dynamic ? '~' : '') + w.value).join(' ');
+    const views = p.views.slice(1).map((v) => ' => ' + v.words.map((w) => w.value).join(' ')).join('');
+    return text + views + (p.unknowable !== null ? ' !' : '');
+  });
+}
+
+/** True when some view of some part is exactly `words`. */
+function runs(command: string, words: string): boolean {
+  return analyzeCommand(command).parts.some((p) => p.views.some((v) => v.words.map((w) => w.value).join(' ') === words));
+}
+
+describe('scripts a shell reads from its input', () => {
+  it('reads a quoted here-document fed to a shell as its script', () => {
+    expect(shape("bash -x <<'EOF'\nrm -rf /\nEOF")).toEqual(['bash -x !', 'rm -rf /']);
+  });
+
+  it('reads an unquoted one too, with the substitutions it expands first', () => {
+    expect(shape('bash <<EOF\necho $(id)\nrm -rf /\nEOF\nls')).toEqual(['bash !', 'echo ~$(id)', 'id', 'rm -rf /', 'ls']);
+  });
+
+  it('strips tabs under <<- before reading the script', () => {
+    expect(runs('sh -s <<-EOF\n\trm -rf /\n\tEOF', 'rm -rf /')).toBe(true);
+  });
+
+  it('reads a here-string fed to a shell as its script', () => {
+    expect(shape("sh <<< 'rm -rf /'")).toEqual(['sh !', 'rm -rf /']);
+  });
+
+  it('keeps the body of a here-document fed to another program as data', () => {
+    expect(shape("cat <<'EOF'\nrm -rf /\nEOF")).toEqual(['cat']);
+    expect(shape("python3 <<'EOF'\nimport os\nEOF")).toEqual(['python3']);
+  });
+
+  it('makes a shell reading its input, or a computed script file, unknowable', () => {
+    expect(shape('curl x | bash')).toEqual(['curl x', 'bash !']);
+    expect(shape('bash <(curl x)')).toEqual(['bash ~<(curl x) !', 'curl x']);
+    expect(shape('source <(curl x)')).toEqual(['source ~<(curl x) !', 'curl x']);
+    expect(shape('. <(curl x)')).toEqual(['. ~<(curl x) !', 'curl x']);
+    expect(shape('bash script.sh')).toEqual(['bash script.sh']);
+    expect(shape('bash --version')).toEqual(['bash --version']);
+  });
+});
+
+describe('commands run later or spelt by expansion', () => {
+  it('reads a trap action as a script', () => {
+    expect(shape('trap "rm -rf /" EXIT')).toEqual(['trap rm -rf / EXIT', 'rm -rf /']);
+    expect(shape('trap -- "rm -rf /" INT TERM')).toEqual(['trap -- rm -rf / INT TERM', 'rm -rf /']);
+    expect(shape('trap - EXIT')).toEqual(['trap - EXIT']);
+    expect(shape('trap -p')).toEqual(['trap -p']);
+    expect(shape('trap "$X" EXIT')).toEqual(['trap ~$X EXIT !']);
+  });
+
+  it('sees the command a brace-expanded program word spells', () => {
+    expect(runs('{rm,-rf,/}', 'rm -rf /')).toBe(true);
+    expect(runs('{sudo,rm,-rf,/}', 'rm -rf /')).toBe(true);
+    expect(runs('{rm,-rf} /', 'rm -rf /')).toBe(true);
+    expect(analyzeCommand('{rm,-rf,/}').parts[0]!.unknowable).not.toBeNull();
+  });
+
+  it('skips the name of a coprocess', () => {
+    expect(shape('coproc X { rm -rf /; }')).toEqual(['rm -rf /']);
+    expect(shape('coproc rm -rf /')).toEqual(['rm -rf /']);
+  });
+});
+
+describe('variables that change what runs', () => {
+  it('makes risky leading assignments, statements and env settings unknowable, and keeps harmless ones', () => {
+    for (const c of ['PATH=/tmp/evil:$PATH git status', 'LD_PRELOAD=x.so ls', 'PATH=/x; git status', 'export PATH=/x; git status', 'env PATH=/x git status', 'GIT_SSH_COMMAND=x git fetch', 'PATH+=:/x ls', 'unset IFS; ls']) {
+      expect(opaqueReason(analyzeCommand(c)), c).toBeDefined();
+    }
+    for (const c of ['FOO=1 git status', 'LANG=C ls', 'x=1; echo $x', 'env LC_ALL=C git status', 'local x=$(date)', 'export FOO=1']) {
+      expect(opaqueReason(analyzeCommand(c)), c).toBeUndefined();
+    }
+  });
+
+  it('names the variable in the reason', () => {
+    expect(opaqueReason(analyzeCommand('PATH=/x git status'))).toBe('setting `PATH` changes what the command runs');
+  });
+
+  it('makes subscripts evaluated by builtins unknowable', () => {
+    for (const c of ["printf -v 'a[$(touch p)]' x", "read -a 'a[$(touch p)]'", "declare 'a[$(touch p)]=1'", 'declare -n r=PATH']) {
+      expect(opaqueReason(analyzeCommand(c)), c).toBeDefined();
+    }
+    expect(opaqueReason(analyzeCommand('printf "%s\\n" x'))).toBeUndefined();
+  });
+});
+
+describe('the files redirections write', () => {
+  it('gives an unknowable part for a computed target, and none for a harmless one', () => {
+    expect(opaqueReason(analyzeCommand('echo x > "$F"'))).toContain('a file named when the command runs');
+    expect(opaqueReason(analyzeCommand('echo x > /dev/null 2>&1'))).toBeUndefined();
+  });
+
+  it('records writes whether the fast path or the parser reads the command', () => {
+    const writes = (c: string) => analyzeCommand(c).parts.map((p) => (p.writes ?? []).map((w) => w.value));
+    expect(writes('echo x > a; echo $(echo y > b)')).toEqual([['a'], [], ['b']]);
+    expect(writes('a && b >> log')).toEqual([[], ['log']]);
+  });
+});
+
+describe('arithmetic, subscripts and prompts that evaluate values the command set', () => {
+  const opaque = (c: string) => opaqueReason(analyzeCommand(c));
+
+  it('makes the call opaque when it evaluates a variable it set to a value that may hold code', () => {
+    for (const c of [
+      "x='a[$(touch p)]'; echo $((x))",
+      "x='a[$(touch p)]'; ((x))",
+      "x='a[$(touch p)]'; [[ $x -eq 0 ]]",
+      'x=$(cat f); echo ${s:x}',
+      'x=$(cat f); echo ${arr[x]}',
+      'x=$(cat f); echo ${x@P}',
+      'read x; echo $((x))',
+      'x=$(cat f); let x',
+      "x='a[$(touch p)]'; [[ -v x ]]",
+      'for x in $(cat f); do echo $((x)); done',
+      "bash -c 'x=$(cat f); echo $((x))'",
+      "declare x='a[$(touch p)]'; echo $((x))",
+      'x=$(cat f); arr[x]=1',
+      'mapfile -t a < f; echo $((a))',
+    ]) {
+      expect(opaque(c), c).toContain('evaluates variables');
+    }
+  });
+
+  it('keeps arithmetic on numbers and on variables set only to numbers readable', () => {
+    for (const c of [
+      'echo $((1+2))',
+      'for ((i=0;i<3;i++)); do echo $i; done',
+      'n=3; echo $((n*2))',
+      'x=$(date); echo ${x:-none}',
+      'echo ${#x}',
+      'x=$(cat f); echo $x',
+      'echo $((0x1f + 2#101))',
+    ]) {
+      expect(opaque(c), c).toBeUndefined();
+    }
+  });
+});
+
+describe('zsh syntax at the top level (the command may run in the user’s zsh)', () => {
+  const opaque = (c: string) => opaqueReason(analyzeCommand(c));
+
+  it('makes zsh expansions that run code opaque wherever they appear', () => {
+    expect(opaque('echo ${(e)x}')).toContain('zsh parameter flags');
+    expect(opaque('echo ${(e):-$(touch p)}')).toContain('zsh parameter flags');
+    expect(opaque('echo *(e:"touch p":)')).toContain('zsh glob qualifiers');
+    expect(opaque("ls *(.e'touch p')")).toContain('zsh glob qualifiers');
+    expect(opaque('ls *(+fn)')).toContain('zsh glob qualifiers');
+  });
+
+  it('leaves bash extended globs and quoted parentheses alone', () => {
+    expect(opaque('ls !(a|b)')).toBeUndefined();
+    expect(opaque('ls *(x|y)')).toBeUndefined();
+    expect(opaque('git commit -m "fix (e.g. this)"')).toBeUndefined();
+    expect(opaque("echo '${(e)x}'")).toBeUndefined();
+  });
+});
+
+describe('the paths a command may touch', () => {
+  const paths = (c: string) => commandPaths(analyzeCommand(c));
+
+  it('lists operands, option values, redirection targets and $HOME paths, each once', () => {
+    expect(paths('cat .e\'n\'v && cp ~/.ssh/id_rsa /tmp/k').paths).toEqual(['cat', '.env', '&&', 'cp', '~/.ssh/id_rsa', '/tmp/k'].filter((p) => p !== '&&'));
+    expect(paths('head $HOME/.aws/credential"s"').paths).toEqual(['head', '~/.aws/credentials']);
+    expect(paths('git diff --output=~/.bashrc').paths).toEqual(['git', 'diff', '~/.bashrc']);
+    expect(paths('dd if=/dev/sda of=disk.img').paths).toEqual(['dd', '/dev/sda', 'disk.img']);
+    expect(paths('echo x >> ~/.bashrc < in.txt').paths).toEqual(['echo', 'x', '~/.bashrc', 'in.txt']);
+    expect(paths('echo $(< .env)').paths).toContain('.env');
+    expect(paths('cat a a a').paths).toEqual(['cat', 'a']);
+  });
+
+  it('skips options and URLs, and counts computed words as unknown', () => {
+    expect(paths('rm -rf build').paths).toEqual(['rm', 'build']);
+    expect(paths('curl https://x.example/a').paths).toEqual(['curl']);
+    expect(paths('cat "$F" $(ls)')).toEqual({ paths: ['cat', 'ls'], unknown: 2 });
+  });
+});
