@@ -7,7 +7,6 @@ import { AGENT_EVENT_SEAM, SEAMS } from './ir.js';
 import { agentEventInfo } from './agent-events.js';
 import {
   compileDomainGlob,
-  compilePathGlob,
   compileRegex,
   compileToolGlob,
   compileUrlGlob,
@@ -22,9 +21,10 @@ import {
   type AgentMatcher,
   type DomainMatcher,
   type Matcher,
-  type PathMatcher,
   type UrlMatcher,
 } from './match/index.js';
+import { compilePathGlob, type PathGlob } from './match/path.js';
+import { anyPathMatches, everyPathCovered } from './match/path-facts.js';
 import { compileCommandPattern, matchCommandPart, type CommandPattern } from './shell/index.js';
 import { asText, type EventView } from './fields.js';
 import type { StopEvent } from './events.js';
@@ -32,11 +32,39 @@ import { RuleIndex, type Trigger } from './rule-index.js';
 
 export type CompiledSelector =
   | { kind: 'command'; patterns: CommandPattern[] }
-  | { kind: 'path'; globs: PathMatcher[] }
+  | { kind: 'path'; globs: PathGlob[]; mode: PathMode }
   | { kind: 'url'; globs: UrlMatcher[] }
   | { kind: 'domain'; globs: DomainMatcher[] };
 
 export type Condition = (view: EventView) => boolean;
+
+/**
+ * How path globs judge a call's paths: `any` (deny, ask and every rule but allow) fires when a
+ * glob matches some path the call may touch; `every` (allow) only when globs cover all of them.
+ * A `not` in a condition turns one into the other. By default `any` globs compare folded (case-
+ * insensitively) and `every` globs exactly; a path selector's `case` says otherwise.
+ */
+export type PathMode = 'any' | 'every';
+
+/** The mode of a rule's path selectors and conditions. */
+export function pathModeOf(effect: Rule['effect']): PathMode {
+  return effect === 'allow' ? 'every' : 'any';
+}
+
+function flipped(mode: PathMode): PathMode {
+  return mode === 'any' ? 'every' : 'any';
+}
+
+function compilePathGlobs(globs: readonly string[], mode: PathMode, caseMode: 'fold' | 'exact' | undefined): PathGlob[] {
+  const fold = caseMode !== undefined ? caseMode === 'fold' : mode === 'any';
+  return globs.map((g) => compilePathGlob(g, { fold }));
+}
+
+function pathGlobsMatch(globs: readonly PathGlob[], mode: PathMode, view: EventView): boolean {
+  const facts = view.pathFacts();
+  if (facts === undefined) return false;
+  return mode === 'any' ? anyPathMatches(globs, facts, view.pathEnv) : everyPathCovered(globs, facts, view.pathEnv);
+}
 
 export interface CompiledRule {
   rule: Rule;
@@ -92,12 +120,18 @@ export function orderKey(rule: Rule): string {
   return `\uffff${rule.id}`;
 }
 
+/** Compiles a selector whose path globs judge in `any` mode (see `compileSelectorIn`). */
 export function compileSelector(s: Selector): CompiledSelector {
+  return compileSelectorIn(s, 'any');
+}
+
+/** Compiles a selector; `mode` is how its path globs judge (the rule's, `pathModeOf`). */
+export function compileSelectorIn(s: Selector, mode: PathMode): CompiledSelector {
   switch (s.kind) {
     case 'command':
       return { kind: 'command', patterns: s.patterns.map(compileCommandPattern) };
     case 'path':
-      return { kind: 'path', globs: s.globs.map(compilePathGlob) };
+      return { kind: 'path', globs: compilePathGlobs(s.globs, mode, s.case), mode };
     case 'url':
       return { kind: 'url', globs: s.globs.map(compileUrlGlob) };
     case 'domain':
@@ -113,13 +147,8 @@ export function selectorMatches(s: CompiledSelector, view: EventView): boolean {
       if (!analysis) return false;
       return analysis.parts.some((part) => s.patterns.some((p) => matchCommandPart(p, part, 'any')));
     }
-    case 'path': {
-      const segments = view.pathSegments();
-      if (segments === undefined) return false;
-      const ctx = view.pathContext;
-      for (const g of s.globs) if (g.testSegments(segments, ctx)) return true;
-      return false;
-    }
+    case 'path':
+      return pathGlobsMatch(s.globs, s.mode, view);
     case 'url': {
       const u = view.parsedUrl();
       if (u === undefined) return false;
@@ -139,7 +168,7 @@ function isRegexValue(v: Value): v is { regex: string; flags: string } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: Value): Condition {
+function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: Value, mode: PathMode): Condition {
   const ref = field.field;
   switch (op) {
     case '==':
@@ -173,11 +202,8 @@ function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: V
     case 'glob': {
       if (typeof value !== 'string') return () => false;
       if (ref.name === 'path' && !ref.path) {
-        const g = compilePathGlob(value);
-        return (view) => {
-          const segments = view.pathSegments();
-          return segments !== undefined && g.testSegments(segments, view.pathContext);
-        };
+        const globs = compilePathGlobs([value], mode, undefined);
+        return (view) => pathGlobsMatch(globs, mode, view);
       }
       if (ref.name === 'url' && !ref.path) {
         const m = compileUrlGlob(value);
@@ -216,22 +242,23 @@ function compileCompare(op: CompareOp, field: Expr & { op: 'compare' }, value: V
   }
 }
 
-export function compileExpr(e: Expr): Condition {
+/** Compiles a condition; `mode` is how its path globs judge where the condition stands (`not` flips it). */
+export function compileExpr(e: Expr, mode: PathMode = 'any'): Condition {
   switch (e.op) {
     case 'and': {
-      const args = e.args.map(compileExpr);
+      const args = e.args.map((a) => compileExpr(a, mode));
       return (view) => args.every((a) => a(view));
     }
     case 'or': {
-      const args = e.args.map(compileExpr);
+      const args = e.args.map((a) => compileExpr(a, mode));
       return (view) => args.some((a) => a(view));
     }
     case 'not': {
-      const arg = compileExpr(e.arg);
+      const arg = compileExpr(e.arg, flipped(mode));
       return (view) => !arg(view);
     }
     case 'compare':
-      return compileCompare(e.cmp, e, e.value);
+      return compileCompare(e.cmp, e, e.value, mode);
     case 'exists':
       return (view) => {
         const v = view.field(e.field);
@@ -241,7 +268,7 @@ export function compileExpr(e: Expr): Condition {
       return () => e.value;
     case 'ran': {
       const tools = e.tools.length > 0 ? e.tools.map(compileToolGlob) : null;
-      const selectors = e.selectors.map(compileSelector);
+      const selectors = e.selectors.map((s) => compileSelectorIn(s, mode));
       return (view) => {
         const ev = view.event;
         if (ev.seam !== 'stop') return false;
@@ -268,8 +295,8 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
     index,
     order: orderKey(rule),
     tools: rule.tools && rule.tools.length > 0 ? rule.tools.map(compileToolGlob) : null,
-    selectors: (rule.selectors ?? []).map(compileSelector),
-    when: rule.when ? compileExpr(rule.when) : null,
+    selectors: (rule.selectors ?? []).map((s) => compileSelectorIn(s, pathModeOf(rule.effect))),
+    when: rule.when ? compileExpr(rule.when, pathModeOf(rule.effect)) : null,
     matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher, matcherOptions(rule)) : null,
     ifRule: rule.hook?.if !== undefined ? (parseClaudeRule(rule.hook.if).rule ?? 'invalid') : null,
     trigger: undefined,

@@ -5,9 +5,11 @@
 import { homedir } from 'node:os';
 import type { PolicyEvent } from './events.js';
 import type { FieldRef } from './ir.js';
-import { analyzeCommand, type CommandAnalysis } from './shell/index.js';
-import { fastHostname, hostOfValue, parseUrl, resolveToolPathSegments, type PathContext } from './match/index.js';
-import { PATH_INPUT_FIELDS } from './tools.js';
+import { analyzeCommand, commandPaths, foreignShellTool, opaqueReason, unknowablePart, type CommandAnalysis } from './shell/index.js';
+import { fastHostname, hostOfValue, parseUrl, type PathContext } from './match/index.js';
+import { commandPathFacts, firstPathText, pathFactsOf, type PathFacts } from './match/path-facts.js';
+import { pathEnv, type PathEnv } from './match/path-read.js';
+import { SHELL_TOOLS } from './tools.js';
 
 let cachedHome: string | undefined;
 function defaultHome(): string {
@@ -19,7 +21,8 @@ export class EventView {
   readonly event: PolicyEvent;
   private analysis: CommandAnalysis | undefined;
   private resolvedPath: string | null | undefined;
-  private segments: string[] | null | undefined;
+  private facts: PathFacts | null | undefined;
+  private env: PathEnv | undefined;
   private host: string | null | undefined;
   private matchedHost: string | null | undefined;
   private parsed: URL | null | undefined;
@@ -34,6 +37,11 @@ export class EventView {
 
   get pathContext(): PathContext {
     return (this.context ??= { cwd: this.event.cwd ?? '/', home: this.event.home ?? defaultHome() });
+  }
+
+  /** The event's working and home directories as paths are read against them. */
+  get pathEnv(): PathEnv {
+    return (this.env ??= pathEnv(this.event.cwd, this.event.home ?? defaultHome()));
   }
 
   get input(): Record<string, unknown> | undefined {
@@ -57,35 +65,48 @@ export class EventView {
       const c = this.command;
       if (c === undefined) return undefined;
       this.analysis = analyzeCommand(c);
+      // PowerShell's language is not bash's: its commands are read with bash's rules for deny and
+      // ask, and the call is opaque
+      const shell = foreignShellTool(this.tool);
+      if (shell !== null) this.analysis.parts.push(unknowablePart(c, `${shell} commands are not read with ${shell}'s own rules`));
     }
     return this.analysis;
   }
 
-  /** The tool's path argument, absolute and normalised; undefined when the call has none. */
+  /** The paths the call touches (files and searches, match/path-facts.ts); undefined when it names none. */
+  pathFacts(): PathFacts | undefined {
+    if (this.facts === undefined) {
+      const e = this.event;
+      if (e.seam !== 'pre-tool' && e.seam !== 'post-tool') this.facts = null;
+      else if (SHELL_TOOLS.includes(e.tool) && typeof e.input['command'] === 'string') {
+        // a shell command: the paths its words and redirections may name
+        const paths = commandPaths(this.commandAnalysis()!);
+        this.facts = commandPathFacts(paths.paths, paths.unknown, () => this.pathEnv);
+      } else this.facts = pathFactsOf(e.tool, e.input, () => this.pathEnv);
+    }
+    return this.facts ?? undefined;
+  }
+
+  /** The call's first path (a file, else a searched directory) as text; undefined when it has none. */
   path(): string | undefined {
     if (this.resolvedPath === undefined) {
-      const segments = this.pathSegments();
-      this.resolvedPath = segments === undefined ? null : '/' + segments.join('/');
+      const facts = this.pathFacts();
+      this.resolvedPath = (facts && firstPathText(facts)) ?? null;
     }
     return this.resolvedPath ?? undefined;
   }
 
-  /** The segments of `path()` (`/repo/a` is `['repo', 'a']`); undefined when the call has no path. */
-  pathSegments(): string[] | undefined {
-    if (this.segments === undefined) {
-      this.segments = null;
-      const input = this.input;
-      if (input) {
-        for (const f of PATH_INPUT_FIELDS) {
-          const v = input[f];
-          if (typeof v === 'string' && v.length > 0) {
-            this.segments = resolveToolPathSegments(v, this.pathContext);
-            break;
-          }
-        }
-      }
-    }
-    return this.segments ?? undefined;
+  /**
+   * What a rule index can look path globs up by for any call: every folded reading of every file
+   * (a glob that matches the call matches one of them); null when the call is opaque or searches,
+   * where any path rule may match; undefined when it names no path.
+   */
+  pathKeyReadings(): readonly (readonly string[])[] | null | undefined {
+    const facts = this.pathFacts();
+    if (facts === undefined) return undefined;
+    if (facts.opaque || facts.searches.length > 0) return null;
+    const files = facts.files;
+    return files.length === 1 ? files[0]!.folded : files.flatMap((f) => f.folded);
   }
 
   /** A view of one tool call of a stop event's turn, sharing this event's cwd and home. */
@@ -162,6 +183,11 @@ export class EventView {
       case 'command':
         base = this.command;
         break;
+      case 'opaque': {
+        const analysis = this.commandAnalysis();
+        base = analysis === undefined ? undefined : opaqueReason(analysis);
+        break;
+      }
       case 'path':
         base = this.path();
         break;

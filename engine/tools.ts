@@ -1,5 +1,6 @@
 /**
- * Tool names that real agents use, for "unknown tool" warnings and "did you mean" help.
+ * Tool names that real agents use, for "unknown tool" warnings and "did you mean" help, and the
+ * input fields through which each tool names the paths it touches.
  */
 export const CLAUDE_CODE_TOOLS: readonly string[] = [
   'Agent', 'AskUserQuestion', 'Bash', 'BashOutput', 'CronCreate', 'CronDelete', 'CronList', 'Edit',
@@ -18,8 +19,67 @@ export const CODEX_TOOLS: readonly string[] = [
 /** Tools whose input carries a shell command in `input.command`. */
 export const SHELL_TOOLS: readonly string[] = ['Bash', 'PowerShell', 'shell', 'local_shell', 'exec_command', 'unified_exec'];
 
-/** The input fields that carry a tool's path, in the order they are looked up. */
-export const PATH_INPUT_FIELDS: readonly string[] = ['file_path', 'path', 'notebook_path'];
+/**
+ * The input fields read as a file path on every tool, unless the tool's entry in `TOOL_PATHS`
+ * gives the field another part: every such field present is judged.
+ */
+export const PATH_INPUT_FIELDS: readonly string[] = ['file_path', 'path', 'notebook_path', 'absolute_path', 'filePath'];
+
+/** The input field read as a list of file paths on every tool, unless its entry says otherwise (MCP's `read_multiple_files`). */
+export const PATH_LIST_FIELD = 'paths';
+
+/** How a tool's input names the paths the call touches (engine/match/path-facts.ts reads it). */
+export interface ToolPaths {
+  /** Fields holding a file the call reads or writes. */
+  readonly files?: readonly string[];
+  /** A search of a directory and what lies below it. */
+  readonly search?: {
+    /** Fields holding the directory; each one present is searched, and the working directory when none is (but for `list`). */
+    readonly dir: readonly string[];
+    /** Fields holding globs that select files below the directory (Grep's `glob`, Gemini CLI's `include`). */
+    readonly filter?: readonly string[];
+    /** Fields holding a glob that selects files and may name directories of its own (Glob's `pattern`). */
+    readonly pattern?: readonly string[];
+    /** Lists the directory's own entries only (LS), and needs the directory named. */
+    readonly list?: boolean;
+  };
+  /** Fields holding paths or globs, a string or a list, under the working directory (Gemini CLI's `read_many_files`). */
+  readonly globs?: readonly string[];
+  /** Fields holding a patch whose `*** Add File:`, `*** Update File:`, `*** Delete File:` and `*** Move to:` lines name files (Codex's `apply_patch`). */
+  readonly patch?: readonly string[];
+}
+
+const READ: ToolPaths = { files: ['file_path', 'absolute_path', 'path'] };
+const WRITE: ToolPaths = { files: ['file_path', 'path'] };
+const GREP: ToolPaths = { search: { dir: ['path', 'dir_path'], filter: ['glob', 'include'] } };
+const GLOB: ToolPaths = { search: { dir: ['path', 'dir_path'], pattern: ['pattern'] } };
+const LIST: ToolPaths = { search: { dir: ['path', 'dir_path'], list: true } };
+const NOTEBOOK: ToolPaths = { files: ['notebook_path'] };
+
+/**
+ * The path fields of the tools of Claude Code, Codex and Gemini CLI (by its own names, and by the
+ * Claude Code names its hook gives them, with Gemini CLI's arguments: `dir_path`, `include`).
+ */
+export const TOOL_PATHS: Readonly<Record<string, ToolPaths>> = {
+  Read: READ,
+  Write: WRITE,
+  Edit: WRITE,
+  MultiEdit: WRITE,
+  NotebookEdit: NOTEBOOK,
+  NotebookRead: NOTEBOOK,
+  Grep: GREP,
+  Glob: GLOB,
+  LS: LIST,
+  apply_patch: { patch: ['command', 'input', 'patch'] },
+  read_file: READ,
+  write_file: WRITE,
+  replace: WRITE,
+  glob: GLOB,
+  grep_search: GREP,
+  search_file_content: GREP,
+  list_directory: LIST,
+  read_many_files: { globs: ['paths', 'include'] },
+};
 
 export function isKnownTool(name: string): boolean {
   return name.startsWith('mcp__') || CLAUDE_CODE_TOOLS.includes(name) || CODEX_TOOLS.includes(name);

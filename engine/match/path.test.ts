@@ -1,5 +1,11 @@
+/**
+ * Path globs: the lexical API (anchoring, wildcards, checks), folded globs, drive roots, and
+ * globs against searches (reaches, coversTree, filters).
+ */
 import { describe, it, expect } from 'vitest';
 import { checkGlob, compilePathGlob, resolveToolPath, type PathContext } from './index.js';
+import { compileSearchFilter, expandBraces, requiredPathKey, segmentsMayMeet, splitSearchPattern } from './path.js';
+import { pathEnv, readToolPath, type PathEnv } from './path-read.js';
 
 const ctx: PathContext = { cwd: '/repo', home: '/home/u' };
 
@@ -247,5 +253,206 @@ describe('checkGlob path', () => {
   it('offsets account for the `/` and `~/` prefixes', () => {
     expect(checkGlob('/ab/c[', 'path')?.offset).toBe(5);
     expect(checkGlob('~/c[', 'path')?.offset).toBe(3);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Folded globs, drive roots, searches
+
+const env = pathEnv('/repo', '/home/u');
+const winEnv = pathEnv('C:\\repo', 'C:\\Users\\u');
+
+/** Whether the glob matches some reading of the path (folded readings for a folded glob). */
+function readsAs(glob: string, path: string, fold: boolean, e: PathEnv = env): boolean {
+  const g = compilePathGlob(glob, { fold });
+  const r = readToolPath(path, e);
+  return (fold ? r.folded : r.all).some((segments) => g.matches(segments, e));
+}
+
+function segs(path: string, e: PathEnv = env, fold = true): readonly string[] {
+  const r = readToolPath(path, e);
+  return fold ? r.folded[0]! : r.all[0]!;
+}
+
+describe('folded path globs', () => {
+  it('match any case of the text, exact globs only the text itself', () => {
+    expect(readsAs('**/.env', '/repo/.ENV', true)).toBe(true);
+    expect(readsAs('~/.ssh/**', '~/.SSH/config', true)).toBe(true);
+    expect(readsAs('*.PEM', '/a/b.pem', true)).toBe(true);
+    expect(readsAs('**/.env', '/repo/.ENV', false)).toBe(false);
+    expect(readsAs('src/**', '/repo/SRC/x', false)).toBe(false);
+  });
+
+  it('fold character classes, negated ones too', () => {
+    expect(readsAs('/x/[A-C].md', '/x/b.md', true)).toBe(true);
+    expect(readsAs('/x/[!a]bc', '/x/Abc', true)).toBe(false);
+    expect(readsAs('/x/[!a]bc', '/x/xbc', true)).toBe(true);
+  });
+
+  it('fold the working and home directories they are anchored at', () => {
+    const mac = pathEnv('/Users/Alice/Repo', '/Users/Alice');
+    expect(readsAs('src/**', '/users/alice/repo/SRC/a.ts', true, mac)).toBe(true);
+    expect(readsAs('~/.aws/*', '/USERS/alice/.aws/credentials', true, mac)).toBe(true);
+    expect(readsAs('src/**', '/users/alice/repo/src/a.ts', false, mac)).toBe(false);
+  });
+
+  it('match Windows spellings of the same path', () => {
+    expect(readsAs('**/.env', 'C:\\repo\\.env', true)).toBe(true);
+    expect(readsAs('**/.env', 'c:/repo/.ENV.', true)).toBe(true);
+    expect(readsAs('**/.env', '\\\\server\\share\\app\\.env', true, winEnv)).toBe(true);
+    expect(readsAs('/repo/.env', 'C:\\repo\\.env', true)).toBe(true);
+    expect(readsAs('src/*.ts', 'src\\a.ts', true, winEnv)).toBe(true);
+    expect(readsAs('~/.ssh/**', 'C:\\Users\\U\\.ssh\\id_rsa', true, winEnv)).toBe(true);
+  });
+});
+
+describe('drive globs', () => {
+  it('`C:/...` is anchored at that drive; exact globs keep the drive apart', () => {
+    expect(readsAs('C:/Users/**', 'C:\\Users\\u\\x', false, winEnv)).toBe(true);
+    expect(readsAs('C:/Users/**', 'D:\\Users\\u\\x', false, winEnv)).toBe(false);
+    expect(readsAs('C:/Users/**', 'c:\\users\\u\\x', true, winEnv)).toBe(true);
+  });
+
+  it('a `/` glob is anchored at the working directory\'s drive on a Windows host', () => {
+    expect(readsAs('/repo/**', 'C:\\repo\\x', false, winEnv)).toBe(true);
+    expect(readsAs('/repo/**', 'D:\\repo\\x', false, winEnv)).toBe(false);
+    // on a POSIX host a drive is not the root
+    expect(compilePathGlob('/repo/**').matches(['//C:', 'repo', 'x'], env)).toBe(false);
+  });
+
+  it('`..` in a glob does not climb above a drive', () => {
+    expect(readsAs('C:/../../x', 'C:\\x', false, winEnv)).toBe(true);
+  });
+});
+
+describe('requiredPathKey', () => {
+  it('gives folded keys, which folded readings of every match hold', () => {
+    expect(requiredPathKey('**/.ENV')).toEqual({ kind: 'segment', value: '.env' });
+    expect(requiredPathKey('**/*.PEM')).toEqual({ kind: 'suffix', value: '.pem' });
+    expect(requiredPathKey('C:/Users/**')).toEqual({ kind: 'segment', value: 'users' });
+  });
+});
+
+describe('reaches: a search of a directory', () => {
+  const reaches = (glob: string, dir: string, filters: string[] = [], depth = Infinity) =>
+    compilePathGlob(glob, { fold: true }).reaches(segs(dir), compileSearchFilter(filters, true), depth, env);
+
+  it('is reached when the glob matches the directory itself (it may be a file)', () => {
+    expect(reaches('**/.env', '/repo/.env')).toBe(true);
+    expect(reaches('**/.env', '/repo/.env', ['*.ts'])).toBe(true);
+  });
+
+  it('unfiltered: by a glob that names a fixed place below it, or covers everything below it', () => {
+    expect(reaches('~/.ssh/**', '~')).toBe(true);
+    expect(reaches('~/.ssh/**', '/')).toBe(true);
+    expect(reaches('~/.ssh/**', '~/.ssh')).toBe(true);
+    expect(reaches('~/.ssh/**', '~/.ssh/keys')).toBe(true);
+    expect(reaches('./.env', '/repo')).toBe(true);
+    expect(reaches('config/*.json', '/repo')).toBe(true);
+    expect(reaches('**/.ssh/**', '~/.ssh')).toBe(true);
+    expect(reaches('secrets/', '/repo/a/secrets')).toBe(true);
+  });
+
+  it('unfiltered: not by a glob that finds its file at any depth below it', () => {
+    expect(reaches('**/.env', '/repo')).toBe(false);
+    expect(reaches('*.pem', '/repo')).toBe(false);
+    expect(reaches('/repo/**/.env', '/repo')).toBe(false);
+    expect(reaches('/repo/**/.env', '/')).toBe(false);
+    expect(reaches('**/.ssh/**', '~')).toBe(false);
+    expect(reaches('~/.ssh/**', '/repo')).toBe(false);
+    expect(reaches('./.env', '/repo/src')).toBe(false);
+  });
+
+  it('a listing looks one level down', () => {
+    expect(reaches('~/.ssh/**', '~', [], 1)).toBe(false);
+    expect(reaches('~/.ssh/**', '~/.ssh', [], 1)).toBe(true);
+    expect(reaches('./.env', '/repo', [], 1)).toBe(true);
+    expect(reaches('config/*.json', '/repo', [], 1)).toBe(false);
+  });
+
+  it('filtered: when a path below it matches both the glob and the filter', () => {
+    expect(reaches('**/.env', '/repo', ['.env'])).toBe(true);
+    expect(reaches('**/.env', '/repo', ['**/.env'])).toBe(true);
+    expect(reaches('**/.env', '/repo', ['*.env'])).toBe(true);
+    expect(reaches('**/.env', '/repo', ['.ENV'])).toBe(true);
+    expect(reaches('**/.env', '/repo', ['*.{ts,env}'])).toBe(true);
+    expect(reaches('**/.env', '/repo', ['*.ts *.env'])).toBe(true);
+    expect(reaches('**/.env', '/repo', ['[.]env'])).toBe(true);
+    expect(reaches('**/*.pem', '/repo', ['key*'])).toBe(true);
+    expect(reaches('~/.ssh/**', '~', ['id_*'])).toBe(true);
+  });
+
+  it('filtered: not when the filter cannot select a path the glob matches', () => {
+    expect(reaches('**/.env', '/repo/src', ['*.ts'])).toBe(false);
+    expect(reaches('**/.env', '/repo', ['*.{ts,tsx}'])).toBe(false);
+    expect(reaches('**/.env', '/repo', ['/.env/x'])).toBe(false);
+    expect(reaches('**/*.pem', '/repo', ['*.[tj]s'])).toBe(false);
+    expect(reaches('~/.ssh/**', '/repo', ['*'])).toBe(false);
+  });
+
+  it('a filter that selects every file is no filter', () => {
+    for (const f of ['*', '**', '**/*', '!*.md', '{*,x}']) expect(compileSearchFilter([f], true), f).toBeNull();
+    expect(reaches('**/.env', '/repo', ['*'])).toBe(false);
+    expect(reaches('~/.ssh/**', '~', ['**/*'])).toBe(true);
+    expect(compileSearchFilter(['*.*'], true)).not.toBeNull();
+  });
+});
+
+describe('coversTree: an allow of a search', () => {
+  const covers = (glob: string, dir: string) => compilePathGlob(glob).coversTree(segs(dir, env, false), env);
+
+  it('needs the directory and everything below it', () => {
+    expect(covers('src/', '/repo/src')).toBe(true);
+    expect(covers('src/', '/repo/src/deep')).toBe(true);
+    expect(covers('**', '/repo')).toBe(true);
+    expect(covers('src/**', '/repo/src')).toBe(false);
+    expect(covers('src/**', '/repo/src/a')).toBe(true);
+    expect(covers('src/*.ts', '/repo/src')).toBe(false);
+    expect(covers('**', '/')).toBe(false);
+  });
+});
+
+describe('search filters and patterns', () => {
+  it('expands braces, nested and escaped, up to a limit', () => {
+    expect(expandBraces('*.{ts,tsx}')).toEqual(['*.ts', '*.tsx']);
+    expect(expandBraces('{a,{b,c}}x')).toEqual(['ax', 'bx', 'cx']);
+    expect(expandBraces('\\{a,b}')).toEqual(['\\{a,b}']);
+    expect(expandBraces('{a}')).toEqual(['{a}']);
+    expect(expandBraces('{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}')).toBeNull();
+  });
+
+  it('splits a pattern into the directories it names and the filter below them', () => {
+    expect(splitSearchPattern('src/**/*.ts')).toEqual({ dir: 'src', filter: '/**/*.ts' });
+    expect(splitSearchPattern('*.ts')).toEqual({ dir: null, filter: '*.ts' });
+    expect(splitSearchPattern('**/*.ts')).toEqual({ dir: null, filter: '/**/*.ts' });
+    expect(splitSearchPattern('/home/u/.ssh/*')).toEqual({ dir: '/home/u/.ssh', filter: '/*' });
+    expect(splitSearchPattern('../../etc/*')).toEqual({ dir: '../../etc', filter: '/*' });
+    expect(splitSearchPattern('docs/')).toEqual({ dir: 'docs', filter: '' });
+    expect(splitSearchPattern('.env')).toEqual({ dir: null, filter: '.env' });
+    expect(splitSearchPattern('/*')).toEqual({ dir: '/', filter: '/*' });
+  });
+
+  it('a segment pattern meets another when one name can match both', () => {
+    const tokens = (t: string) => compileSearchFilter([`/${t}`], false)![0]![0]!.tokens;
+    expect(segmentsMayMeet(tokens('.env'), tokens('*.ts'))).toBe(false);
+    expect(segmentsMayMeet(tokens('*.pem'), tokens('key*'))).toBe(true);
+    expect(segmentsMayMeet(tokens('[a-c]x'), tokens('[d-f]x'))).toBe(false);
+    expect(segmentsMayMeet(tokens('[!a]'), tokens('a'))).toBe(false);
+    expect(segmentsMayMeet(tokens('a?c'), tokens('*b*'))).toBe(true);
+    expect(segmentsMayMeet(tokens('a*'), tokens('*b'))).toBe(true);
+  });
+});
+
+describe('searches stay fast', () => {
+  it('on long filters and deep directories', () => {
+    const started = Date.now();
+    const filter = compileSearchFilter(['*a'.repeat(500) + '{b,c}'], true);
+    const deep = Array.from({ length: 2000 }, (_, i) => `d${i}`);
+    for (const glob of ['**/a/**/b/**/*.pem', '~/.ssh/**', '**/' + 'a*'.repeat(100)]) {
+      const g = compilePathGlob(glob, { fold: true });
+      g.reaches(deep, filter, Infinity, env);
+      g.reaches(deep, null, Infinity, env);
+    }
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
