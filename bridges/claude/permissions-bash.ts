@@ -27,6 +27,7 @@ import {
   claudeRuleMatches,
   colonStar,
   compileCommandPattern,
+  exactProgramWord,
   matchCommandPart,
   parseClaudeRule,
   plainPatternWords,
@@ -53,7 +54,7 @@ export interface BashTranslation {
 }
 
 /** Programs Claude Code never allows by a rule, since they run other commands (its documentation). */
-const EXEC_WRAPPERS: readonly string[] = ['watch', 'setsid', 'flock', 'ionice'];
+const EXEC_WRAPPERS: readonly string[] = ['setsid', 'flock', 'ionice'];
 
 /** Wrappers Claude Code looks past before comparing an allow rule (bare `xargs` apart). */
 export const CLAUDE_STRIPPED_WRAPPERS: readonly string[] = ['timeout', 'time', 'nice', 'nohup', 'stdbuf', 'command', 'builtin', 'noglob'];
@@ -200,6 +201,8 @@ function patternsOf(full: Elems, boundary: boolean): { patterns: string[]; middl
     if (closing === 'word') words.push([STAR]);
     if (closing === 'glob') words[words.length - 1]!.push(STAR);
     const texts = words.map(wordText);
+    // word by word, as claude code compares words
+    if (texts.length > 0) texts[0] = exactProgramWord(texts[0]!);
     if (open) texts.push('*');
     const pattern = texts.join(' ');
     if (checkCommandPattern(pattern) === null && !patterns.includes(pattern)) patterns.push(pattern);
@@ -265,7 +268,7 @@ function translateShape(shape: { body: Elems; boundary: boolean }, mode: ClaudeR
       differences.push(`claude code asks about \`${name}\` whatever its allow rules say, since it runs another command; the imported rule allows it`);
     } else if (name === 'find') {
       differences.push(
-        'claude code asks about `find` with `-exec`, `-execdir`, `-ok`, `-okdir` or `-delete` whatever its allow rules say; the imported rule allows `find . -delete`, and `find -exec CMD` when CMD is allowed too',
+        'claude code asks about `find` with `-exec`, `-execdir`, `-ok`, `-okdir` or `-delete` whatever its allow rules say; the imported rule allows `find -exec CMD` when CMD is allowed too',
       );
     }
   }

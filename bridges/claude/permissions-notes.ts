@@ -40,12 +40,11 @@ export function generalNote(family: Family, rule: string, spec: string | null, c
   if (family === 'bash-deny') {
     return {
       message:
-        `\`Bash\` deny and ask rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: claude code also looks past \`noglob\`${shown(ex(`noglob ${base}`))}, ` +
-        `and compares a command's words joined by spaces, so a quoted word holding a blank stands for several words of a pattern${shown(ex(quoted(base, true) ?? ''))}; ` +
-        'the imported rules match neither. And where a command a deny rule names runs inside `bash -c` or `sh -c`, `eval` or `find -exec`, ' +
-        'claude code asks instead of denying; the imported rule denies',
-      help: 'add `deny Bash command "noglob *"` if `noglob` matters where the policy runs',
-      comment: 'like every Bash deny and ask rule: `noglob`, quoted words holding blanks and nested scripts are read differently (see the note on the first one)',
+        `\`Bash\` deny and ask rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: claude code compares a command's words joined by spaces, ` +
+        `so a quoted word holding a blank stands for several words of a pattern${shown(ex(quoted(base, true) ?? ''))}, which the imported rules do not match. ` +
+        'And where a command a deny rule names runs inside `bash -c` or `sh -c`, `eval` or `find -exec`, claude code asks instead of denying; the imported rule denies',
+      help: 'add rules for the spellings that matter where the policy runs',
+      comment: 'like every Bash deny and ask rule: quoted words holding blanks and nested scripts are read differently (see the note on the first one)',
     };
   }
   if (family === 'bash-allow') {
@@ -55,18 +54,18 @@ export function generalNote(family: Family, rule: string, spec: string | null, c
         `a command run through \`env\`, \`exec\`, \`ionice\` or \`chrt\`${shown(ex(`env A=1 ${base}`))}; after variable assignments other than a few such as \`NODE_ENV\` and \`LANG\`${shown(ex(`A=1 ${base}`))}; ` +
         `by a path in a system bin directory${shown(ex(`/usr/bin/${base}`))}; as the script of \`bash -c\` or \`sh -c\`${shown(ex(`bash -c "${base}"`))}; ` +
         `in a subshell, a brace group or in the background${shown(ex(`(${base})`))}; holding a variable or a command substitution where a \`*\` takes it; ` +
-        `with its output redirected to a file${shown(ex(`${base} > out.txt`))}; with arguments quoted where the rule has none or the other way round${shown(ex(quoted(base, false) ?? ''))}; ` +
+        `with arguments quoted where the rule has none or the other way round${shown(ex(quoted(base, false) ?? ''))}; ` +
         `and (as claude code documents) longer than 10,000 characters. They do not allow a command run through \`noglob\`${shown(ex(`noglob ${base}`))}, which claude code allows`,
       help: 'add `ask` rules for what must not pass, such as `ask Bash command "env *"`',
-      comment: 'like every Bash allow rule: wrappers, assignments, scripts, variables, redirections and quoting are read differently (see the note on the first one)',
+      comment: 'like every Bash allow rule: wrappers, assignments, scripts, variables and quoting are read differently (see the note on the first one)',
     };
   }
   return {
     message:
       `\`Read\` and \`Edit\` rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: claude code also applies them to files that bash commands it recognises read or write ` +
-      '(`cat .env` is denied by `Read(.env)`), to Grep and Glob calls without a path (as the working directory) and to LSP calls (their `filePath`), and, as it documents, ' +
-      'to the target of a symbolic link; the imported rules see only the `file_path`, `path` or `notebook_path` of a call, as written',
-    help: 'add `Bash` rules for the commands that read or write these files, such as `deny Bash command "cat .env"`',
-    comment: 'like every Read and Edit rule: bash file commands, Grep and Glob without a path, LSP and symbolic links are read differently (see the note on the first one)',
+      '(`cat .env` is denied by `Read(.env)`) and, as it documents, to the target of a symbolic link; it judges a Grep or Glob by the directory it names, where the imported deny ' +
+      'and ask rules also fire on a search that can reach a file they name (`Grep ~/.ssh` under `Read(~/.ssh/**)`) and fold case',
+    help: 'add a `Bash` rule with the same paths for the commands that read or write these files, such as `deny Bash path ".env"`',
+    comment: 'like every Read and Edit rule: bash file commands, searches and symbolic links are read differently (see the note on the first one)',
   };
 }

@@ -94,8 +94,16 @@ function probe(
       out.set('missed', { text: `this \`${word}\` does not apply to \`${example}\`, which dshpolicy reads as the commands of its script` });
     }
   } else {
-    const covered = parts.length > 0 && parts.every((p) => rule.compiled.some((c) => matchCommandPart(c, p, 'allow')));
-    if (!covered && !out.has('uncovered')) out.set('uncovered', { text: uncoveredText(parts, headIsArgv, example) });
+    // a part that runs only the parts after it (`bash -c`'s own, an option's command) needs no allow of its own
+    const covered = parts.length > 0 && parts.every((p) => p.transparent === true || rule.compiled.some((c) => matchCommandPart(c, p, 'allow')));
+    if (!covered && !out.has('uncovered')) {
+      const headCovered = head !== undefined && (head.transparent === true || rule.compiled.some((c) => matchCommandPart(c, head, 'allow')));
+      const text =
+        headIsArgv && head.unknowable === null && !headCovered
+          ? `this \`allow\` does not allow \`${example}\` here: one of its options runs a command or writes a file, which a \`*\` does not cover`
+          : uncoveredText(parts, headIsArgv, example);
+      out.set('uncovered', { text });
+    }
   }
   const inners: Inner[] = [];
   parts.forEach((p, k) => {

@@ -37,7 +37,7 @@ d"])`);
 
   it('evaluates variables, `+`, `+=`, f-strings and positional arguments', () => {
     const r = imported('P = "git"\nALTS = ["status"]\nALTS += ["log"]\nprefix_rule([f"{P}", ALTS] + ["-n"], "prompt")\n');
-    expect(patterns(r.rules[0]!)).toEqual(['git status -n *', 'git log -n *']);
+    expect(patterns(r.rules[0]!)).toEqual(["'git' status -n *", "'git' log -n *"]);
     expect(r.rules[0]!.effect).toBe('ask');
   });
 
@@ -160,7 +160,7 @@ describe('translation', () => {
     const rule = r.rules[0]!;
     expect(rule).toMatchObject({ id: 'test.rules:3:1', seam: 'pre-tool', effect: 'deny', tools: ['Bash'], reason: 'no scripts' });
     expect(rule.span).toEqual({ file: 'test.rules', start: { line: 3, column: 1, offset: 7 }, end: { line: 7, column: 2, offset: 117 } });
-    expect(patterns(rule)).toEqual(['npm run *', 'pnpm run *']);
+    expect(patterns(rule)).toEqual(["'npm' run *", "'pnpm' run *"]);
     expect(r.comments.get(rule)).toEqual(['codex rule at test.rules:3:1: prefix_rule(pattern=[["npm", "pnpm"], "run"], decision="forbidden")']);
   });
 
@@ -192,16 +192,20 @@ describe('differences from codex', () => {
   const approximate = (text: string): string[] => imported(text).diagnostics.filter((d) => d.code === 'import/approximate').map((d) => d.message);
 
   it('reports nothing at rules of plain programs, and the file-wide reading once', () => {
-    const r = imported('prefix_rule(pattern = ["git", "push"], decision = "forbidden")\nprefix_rule(pattern = ["git"], decision = "prompt")\nprefix_rule(pattern = ["ls"])\n');
+    const r = imported('prefix_rule(pattern = ["cat", "x"], decision = "forbidden")\nprefix_rule(pattern = ["cat"], decision = "prompt")\nprefix_rule(pattern = ["ls"])\n');
     expect(r.diagnostics.map((d) => d.code)).toEqual(['import/command-reading']);
-    expect(r.diagnostics[0]!.help).toContain('`sudo git push`');
+    expect(r.diagnostics[0]!.help).toContain('`sudo cat x`');
     expect(r.diagnostics[0]!.help).toContain('`nice ls`');
   });
 
-  it('reports a shell rule that does not see its own commands, once with every reason', () => {
-    expect(approximate('prefix_rule(pattern = [["bash", "zsh"], "-lc"], decision = "prompt")')).toEqual([
-      'this `ask` does not apply to `bash -lc CMD`, which dshpolicy reads as the commands of its script',
-    ]);
+  it('reports a stricter rule that reaches a command run by an option (`git -c alias.x=!CMD`)', () => {
+    const r = imported('prefix_rule(pattern = ["git", "push"], decision = "forbidden")\nprefix_rule(pattern = ["git"], decision = "prompt")\n');
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['import/approximate', 'import/command-reading']);
+    expect(r.diagnostics[0]!.message).toContain('inside `git -c CMD`');
+  });
+
+  it('reports nothing for a shell rule, whose part deny and ask see beside its script', () => {
+    expect(approximate('prefix_rule(pattern = [["bash", "zsh"], "-lc"], decision = "prompt")')).toEqual([]);
   });
 
   it('reports a wrapper rule only when a stricter rule could apply to what it runs', () => {

@@ -23,6 +23,7 @@ import {
   compileCommandPattern,
   analyzeCommand,
   diagnostic,
+  exactProgramWord,
   type Diagnostic,
   type Rule,
   type Span,
@@ -361,7 +362,8 @@ function importRules(text: string, file: string, opts: PermissionImportOptions):
     const kept: string[][] = [];
     const patterns: string[] = [];
     for (const tokens of exp) {
-      const pattern = `${tokens.map((t, i) => quoteWord(t, i === 0)).join(' ')} *`;
+      // word by word, as codex compares argv prefixes
+      const pattern = `${tokens.map((t, i) => (i === 0 ? exactProgramWord(quoteWord(t, true)) : quoteWord(t))).join(' ')} *`;
       const problem = checkCommandPattern(pattern);
       if (problem) {
         diagnostics.push(diagnostic('import/unsayable', 'error', `the pattern \`${quoteArgv(tokens)}\` cannot be said as a command pattern: ${problem.message}`, { span: lines.span(c.loc) }));

@@ -201,8 +201,10 @@ export function exportGeminiPolicy(rules: Rule[]): { text: string; diagnostics: 
       const selectorClause: Clause = {};
       for (const s of rule.selectors ?? []) {
         if (s.kind !== 'command') throw new Unsayable(`a \`${s.kind}\` selector`);
-        const prefixes = s.patterns.filter((p) => p.endsWith(' *') && isPlainPrefix(p.slice(0, -2)));
-        const exact = s.patterns.filter((p) => isPlainPrefix(p));
+        // a program word quoted so that the pattern compares words (`'git' push *`) is gemini cli's own reading
+        const written = s.patterns.map((p) => p.replace(/^'([A-Za-z0-9][A-Za-z0-9._+-]*)'(?= |$)/, '$1'));
+        const prefixes = written.filter((p) => p.endsWith(' *') && isPlainPrefix(p.slice(0, -2)));
+        const exact = written.filter((p) => isPlainPrefix(p));
         if (prefixes.length + exact.length !== s.patterns.length || (prefixes.length > 0 && exact.length > 0)) {
           throw new Unsayable('a command pattern other than plain words, or plain words with and without a final `*` in one selector');
         }

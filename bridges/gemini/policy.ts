@@ -191,6 +191,8 @@ export function importGeminiPolicy(text: string, file: string, _opts: Permission
       }
     }
     if (g.allowRedirection !== undefined && !(t.effect === 'allow' && bashy)) t.notes.push('`allowRedirection` only changes what gemini cli allows on its shell tool; nothing to import');
+    if (g.allowRedirection === true && t.effect === 'allow' && bashy)
+      t.notes.push('with `allowRedirection`, gemini cli also allows a redirected command; dshpolicy allows one only when the policy allows writing each file it writes (`allow Write path ...`)');
     const when = and(own, t.modes, t.tools.printable ? undefined : t.tools.expr, guard, ...(carves.get(t) ?? []));
     const rule: Rule = { id: g.id, seam: 'pre-tool', effect: t.effect };
     if (t.tools.printable && t.tools.globs) rule.tools = t.tools.globs;

@@ -5,7 +5,7 @@
  * carries, which for shell commands also covers the commands of a compound command line as Gemini
  * CLI checks them (see `policy.ts`).
  */
-import { checkRegex, type Expr, type FieldRef, type Selector } from '../../engine/index.js';
+import { checkRegex, exactProgramWord, type Expr, type FieldRef, type Selector } from '../../engine/index.js';
 import { re2Difference, consumable, hasAnchor, intersectUnits, parseJsRegex, re2Literal, splitLiteralPrefix, staysInMember, toRe2, trimEdges, badReason, unwrap, type Node } from './jsregex.js';
 import type { GeminiMode, GeminiRule } from './read.js';
 import { mapToolName } from './tools.js';
@@ -233,7 +233,13 @@ function prefixPart(prefixes: string[], problems: Problem[]): ArgsPart {
   if (exactSrc === undefined) return { inexact: 'a prefix RE2 cannot say', never: true };
   const exact = matches('command', exactSrc);
   if (prefixes.every(isPlainPrefix)) {
-    return { exact, prefixes, leads: prefixes, selector: { kind: 'command', patterns: prefixes.map((p) => `${p} *`) } };
+    // word by word, as gemini cli compares prefixes
+    const patterns = prefixes.map((p) => {
+      const words = p.split(' ');
+      words[0] = exactProgramWord(words[0]!);
+      return `${words.join(' ')} *`;
+    });
+    return { exact, prefixes, leads: prefixes, selector: { kind: 'command', patterns } };
   }
   return { exact, prefixes, leads: prefixes, strict: matches('command', `${PART_START}${body}${PREFIX_END}`) };
 }
