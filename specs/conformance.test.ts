@@ -1,5 +1,7 @@
 /**
- * Runs every conformance case in specs/cases/ as its own test, named by its note.
+ * Runs every conformance case in specs/cases/ as its own test, named by its note. A case with a
+ * `gap` (what the engine gets wrong today) runs as an expected failure: it turns red when the
+ * engine is fixed, and then its `gap` must be removed.
  */
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -29,7 +31,9 @@ const runner = processHookRunner();
 
 describe('conformance', () => {
   for (const c of cases) {
-    it(c.note, async () => {
+    const test = c.gap === undefined ? it : it.fails;
+    const name = c.gap === undefined ? c.note : `${c.note} (known gap: once this passes, remove its \`gap\` in ${c.source})`;
+    test(name, async () => {
       const result = compileCase(c);
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
       const warnings = result.diagnostics.filter((d) => d.severity === 'warning');

@@ -30,6 +30,11 @@ describe('the conformance-case loader', () => {
   it('rejects a want without an event', () => {
     expect(() => loadCases(dirWith('cases:\n  - note: a\n    policy: ""\n    want: {decision: deny}\n'))).toThrow(/needs an `event`/);
   });
+  it('rejects an empty gap and keeps a given one', () => {
+    expect(() => loadCases(dirWith('cases:\n  - note: a\n    policy: ""\n    want_rules: []\n    gap: ""\n'))).toThrow(/`gap` must be a non-empty string/);
+    expect(loadCases(dirWith('cases:\n  - note: a\n    policy: ""\n    want_rules: []\n    gap: "not yet"\n'))[0]).toMatchObject({ gap: 'not yet' });
+  });
+
   it('loads a well-formed case', () => {
     const cases = loadCases(dirWith('cases:\n  - note: a\n    policy: "on pre-tool { deny Bash }"\n    event: {seam: pre-tool, tool: Bash}\n    want: {decision: deny}\n'));
     expect(cases).toHaveLength(1);

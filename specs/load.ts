@@ -42,12 +42,18 @@ export interface SpecCase {
   want_rules?: Record<string, unknown>[];
   /** The event itself must be rejected with these diagnostics (fixture validation). */
   want_event_errors?: { message?: string; pointer?: string }[];
+  /**
+   * Why the engine gets this case wrong today. The case then runs as an expected failure: it
+   * passes while the engine still fails it, and fails once the engine is fixed, to say the
+   * `gap` must go.
+   */
+  gap?: string;
   /** Where it came from: `file.yaml`. */
   source: string;
 }
 
 const CASE_KEYS = new Set([
-  'note', 'policy', 'files', 'entry', 'event', 'want', 'want_errors', 'want_warnings', 'want_rules', 'want_event_errors',
+  'note', 'policy', 'files', 'entry', 'event', 'want', 'want_errors', 'want_warnings', 'want_rules', 'want_event_errors', 'gap',
 ]);
 const WANT_KEYS = new Set(['decision', 'reasons', 'context', 'rules', 'updatedInput']);
 const DIAG_KEYS = new Set(['code', 'at', 'message', 'file']);
@@ -98,6 +104,7 @@ export function loadCases(dir: string): SpecCase[] {
       if (c['event'] !== undefined && c['want'] === undefined && c['want_event_errors'] === undefined) {
         fail(where, 'an `event` needs `want` or `want_event_errors`');
       }
+      if (c['gap'] !== undefined && (typeof c['gap'] !== 'string' || c['gap'].length === 0)) fail(where, '`gap` must be a non-empty string');
       if (c['want_errors'] !== undefined) checkDiags(c['want_errors'], `${where} want_errors`);
       if (c['want_warnings'] !== undefined) checkDiags(c['want_warnings'], `${where} want_warnings`);
       const hasExpectation = ['want', 'want_errors', 'want_warnings', 'want_rules', 'want_event_errors'].some((k) => c[k] !== undefined);

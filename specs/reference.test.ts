@@ -52,7 +52,8 @@ describe('reference interpreter on the conformance cases', () => {
       if (want.reasons) got['reasons'] = ref.reasons;
       if (want.context) got['context'] = ref.context;
       if (want.rules) got['rules'] = ref.rules;
-      if (want.updatedInput) return;
+      // a case the engine gets wrong today (its `gap`) is held to its want by the conformance run
+      if (want.updatedInput || c.gap !== undefined) return;
       expect(got).toEqual(want);
       compared++;
     });
