@@ -55,6 +55,8 @@ export interface WrapperSpec {
   readonly script?: { readonly short: string; readonly long: readonly string[] };
   readonly runs?: 'command' | 'script';
   readonly execWith?: string;
+  readonly execWithLong?: readonly string[];
+  readonly subcommands?: readonly string[];
   readonly join?: boolean;
   readonly stopAt?: readonly string[];
   readonly whenNoCommand?: string;
@@ -248,6 +250,12 @@ function scanOptions(words: readonly ShellWord[], from: number, spec: WrapperSpe
         return scan;
       }
       if (spec.taints?.long.includes(name)) scan.tainted ??= spec.taints.reason;
+      if (spec.execWithLong?.includes(name)) {
+        // `gdb --args CMD`: the words that follow are the command
+        scan.exec = true;
+        scan.next = i + 1;
+        return scan;
+      }
       if (spec.noCommandLong?.includes(name)) scan.noCommand = true;
       if (spec.script?.long.includes(name)) addScript(eq < 0 ? words[i + 1] : { value: v.slice(eq + 1), dynamic: false });
       i += eq < 0 && spec.longArg2?.includes(name) === true ? 3 : eq < 0 && takesArg ? 2 : 1;
@@ -320,7 +328,15 @@ function joinedScript(words: readonly ShellWord[]): ShellWord {
 /** Skips a wrapper's options; `words[0]` is the wrapper itself. */
 function stripWrapper(words: readonly ShellWord[], spec: WrapperSpec, short: Uint8Array): Stripped {
   const scriptOnly = spec.runs === 'script';
-  const scan = scanOptions(words, 1, spec, short, scriptOnly);
+  let from = 1;
+  if (spec.subcommands !== undefined) {
+    // `npm exec CMD`, `perf stat CMD`: a wrapper only behind these subcommands (after its options)
+    const before = scanOptions(words, 1, spec, short, false);
+    const sub = words[before.next];
+    if (before.unknowable !== null || sub === undefined || sub.dynamic || !spec.subcommands.includes(sub.value)) return { kind: 'none' };
+    from = before.next + 1;
+  }
+  const scan = scanOptions(words, from, spec, short, scriptOnly);
   if (scan.unknowable !== null) return { kind: 'unknowable', reason: scan.unknowable };
   if (scan.noCommand) return { kind: 'none' };
   if (scriptOnly && !scan.exec) return scan.scripts !== null ? { kind: 'scripts', scripts: scan.scripts } : { kind: 'none' };
@@ -807,11 +823,11 @@ export function buildPartsInto(
   // What options of the program run (`tar --to-command=CMD`, `ssh -o ProxyCommand=CMD`), for deny
   // and ask to see. An allow covers such an option only by naming it with its value (pattern.ts),
   // so these parts need no allow of their own: they are transparent, unless unknowable.
-  if (program !== undefined && !program.dynamic && nest < MAX_FIND_EXEC) {
-    const scripts = runsOptionScripts(last.words);
-    if (scripts.length > 0) {
+  if (program !== undefined && !program.dynamic && nest < MAX_FIND_EXEC && scripts === null) {
+    const optionScripts = runsOptionScripts(last.words);
+    if (optionScripts.length > 0) {
       const more: CommandPart[] = [...extra];
-      for (const script of scripts) {
+      for (const script of optionScripts) {
         for (const p of parser.parseScript(script.value)) {
           if (p.unknowable === null) p.transparent = true;
           more.push(p);

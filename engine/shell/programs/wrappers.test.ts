@@ -41,12 +41,15 @@ describe('the wrappers table', () => {
   // Each wrapper in the table runs `rm -rf /` when given it in its usual form, and the analysis sees it.
   for (const [name, spec] of Object.entries(PROGRAMS.wrappers)) {
     const operands = ' x'.repeat(spec.operands ?? 0);
+    const sub = spec.subcommands ? ` ${spec.subcommands[0]}` : '';
     const form =
-      spec.runs === 'script'
-        ? spec.script
-          ? `${name} -${spec.script.short || 'c'} 'rm -rf /'`
-          : null
-        : `${name}${operands} rm -rf /`;
+      spec.execWithLong !== undefined
+        ? `${name} --${spec.execWithLong[0]} rm -rf /`
+        : spec.runs === 'script'
+          ? spec.script
+            ? `${name} ${spec.script.short ? `-${spec.script.short[0]}` : `--${spec.script.long[0]}`} 'rm -rf /'`
+            : null
+          : `${name}${sub}${operands} rm -rf /`;
     if (form === null) continue;
     it(`sees the command \`${name}\` runs (${form})`, () => {
       expect(reaches(form), JSON.stringify(analyzeCommand(form).parts)).toBe(true);
