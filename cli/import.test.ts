@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SEAMS, validateIR, type Rule } from '../engine/index.js';
@@ -139,9 +140,9 @@ describe('dshpolicy import', () => {
 
 describe('dshpolicy import: the corpus', () => {
   for (const agent of ['claude', 'codex'] as const) {
-    const folder = join('/work/shared/corpus', agent);
-    const files = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json') || f.endsWith('.toml')) : [];
-    it.skipIf(files.length === 0).each(files)(`${agent}: %s round-trips`, async (name) => {
+    const folder = join(fileURLToPath(new URL('../specs/corpus', import.meta.url)), agent);
+    const files = readdirSync(folder).filter((f) => f.endsWith('.json') || f.endsWith('.toml'));
+    it.each(files)(`${agent}: %s round-trips`, async (name) => {
       const path = join(folder, name);
       const text = await run(['import', agent, path]);
       const back = compileText(text.out);

@@ -3,7 +3,7 @@
  * (specs/permissions/<agent>/*.yaml), one test per case, named by its note.
  *
  * A case gives the file as `text` (named `file`) or names a file of the shared corpus
- * (`corpus: <name>` under ../shared/corpus/<agent>/). Then:
+ * (`corpus: <name>` under specs/corpus/<agent>/). Then:
  * - `want_errors` / `want_warnings`: the diagnostics of those severities, exactly (by the fields named);
  * - `events`: each `event` (a fixture event) evaluated against the imported rules must get `want`;
  * - always: the file's own examples (imported test cases) all pass, and the printed `.dshpolicy`
@@ -22,7 +22,7 @@ import { importPermissions, type PermissionImportOptions } from '../bridges/inde
 import { expectDiagnostics, type WantedDiagnostic } from './diagnostics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const corpusDir = join(here, '..', '..', 'shared', 'corpus');
+const corpusDir = join(here, 'corpus');
 
 interface PermissionCase {
   note: string;
@@ -62,7 +62,7 @@ function loadCases(): PermissionCase[] {
       let file = typeof c['file'] === 'string' ? c['file'] : `case-${i + 1}`;
       if (typeof c['corpus'] === 'string') {
         const path = join(corpusDir, agent, c['corpus']);
-        if (!existsSync(path)) throw new Error(`${where}: no corpus file \`${c['corpus']}\` (the corpus lives in ../shared/corpus beside the project)`);
+        if (!existsSync(path)) throw new Error(`${where}: no corpus file \`${c['corpus']}\` in specs/corpus`);
         text = readFileSync(path, 'utf8');
         file = c['corpus'];
       }

@@ -42,7 +42,8 @@ export function generalNote(family: Family, rule: string, spec: string | null, c
       message:
         `\`Bash\` deny and ask rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: claude code compares a command's words joined by spaces, ` +
         `so a quoted word holding a blank stands for several words of a pattern${shown(ex(quoted(base, true) ?? ''))}, which the imported rules do not match. ` +
-        'And where a command a deny rule names runs inside `bash -c` or `sh -c`, `eval` or `find -exec`, claude code asks instead of denying; the imported rule denies',
+        'And where a command a deny rule names runs inside `bash -c` or `sh -c`, `eval` or `find -exec`, claude code asks instead of denying; the imported rule denies. ' +
+        'The imported rules also see the command `xargs` runs with the words it reads appended (`xargs git` as `git WORDS`)',
       help: 'add rules for the spellings that matter where the policy runs',
       comment: 'like every Bash deny and ask rule: quoted words holding blanks and nested scripts are read differently (see the note on the first one)',
     };

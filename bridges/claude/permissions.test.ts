@@ -341,6 +341,8 @@ function setAside(command: string, lists: Lists): boolean {
   const parts = analyzeCommand(command).parts;
   const words = parts.flatMap((p) => [p.words, ...p.views.map((v) => v.words)].flat());
   if (words.some((w) => /\s/u.test(w.value)) || /\bnoglob\b/u.test(command)) return true;
+  // deny and ask rules see the words `xargs` appends (the general note)
+  if (/\bxargs\b/u.test(command)) return true;
   if (!allow) return false;
   if (parts.some((p) => p.views.some((v) => v.wrappers.some((w) => ['env', 'exec', 'ionice', 'chrt', 'xargs'].includes(w.replace(/^.*\//u, '')))))) return true;
   if (parts.some((p) => /^\s*[A-Za-z_][A-Za-z0-9_]*\+?=/u.test(p.text) || p.views.some((v) => v.words[0]?.value.startsWith('/') ?? false))) return true;
