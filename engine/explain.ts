@@ -393,7 +393,8 @@ function explainParts(policy: CompiledPolicy, view: EventView, fired: Set<string
       if (!last.neutral) out.privileged = true;
     }
     if (part.unknowable !== null) out.unknowable = part.unknowable;
-    if (part.writes !== undefined) out.writes = part.writes.map((w) => clip(w.value, MAX_PART_TEXT));
+    if (part.writes !== undefined || part.operandWrites !== undefined)
+      out.writes = [...(part.operandWrites ?? []), ...(part.writes ?? [])].map((w) => clip(w.value, MAX_PART_TEXT));
     if (part.transparent === true) out.transparent = true;
     out.rules = [];
     out.allowed = false;

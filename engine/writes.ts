@@ -27,7 +27,7 @@ export type WriteDecider = (event: PreToolEvent) => Hit[];
 
 /** True when some part of the command writes a file. */
 export function writesFiles(parts: readonly CommandPart[]): boolean {
-  for (let i = 0; i < parts.length; i++) if (parts[i]!.writes !== undefined) return true;
+  for (let i = 0; i < parts.length; i++) if (parts[i]!.writes !== undefined || parts[i]!.operandWrites !== undefined) return true;
   return false;
 }
 
@@ -37,33 +37,41 @@ export function judgeWrites(parts: readonly CommandPart[], event: PreToolEvent, 
   const allowed: boolean[] = [];
   const unallowed: string[] = [];
   const seen = new Map<string, boolean>();
+  /** Decides the `Write` of one file once: its deny and ask hits join the command's; true when it is allowed. */
+  const judge = (file: string): boolean => {
+    const writeEvent: PreToolEvent = { seam: 'pre-tool', tool: WRITE_TOOL, input: { file_path: file } };
+    if (event.cwd !== undefined) writeEvent.cwd = event.cwd;
+    if (event.home !== undefined) writeEvent.home = event.home;
+    if (event.session !== undefined) writeEvent.session = event.session;
+    if (event.permission_mode !== undefined) writeEvent.permission_mode = event.permission_mode;
+    const got = decideWrite(writeEvent);
+    for (const h of got) {
+      if (h.effect !== 'deny' && h.effect !== 'ask') continue;
+      hits.push({ ...h, reason: h.reason ?? `the command writes \`${file}\`` });
+    }
+    const allowed = decide(verdict('pre-tool', got)).decision === 'allow';
+    seen.set(file, allowed);
+    return allowed;
+  };
   for (const part of parts) {
     let ok = true;
+    // a file a program's operand or option writes is judged for deny and ask; an allow pattern covers it by naming it
+    const named = part.operandWrites ?? [];
+    for (let k = 0; k < named.length; k++) {
+      const target = named[k]!;
+      if (!target.dynamic && !seen.has(target.value)) judge(target.value);
+    }
     for (const target of part.writes ?? []) {
       // a target named when the command runs made the part unknowable already
       if (target.dynamic) {
         ok = false;
         continue;
       }
-      let targetAllowed = seen.get(target.value);
-      if (targetAllowed === undefined) {
-        const writeEvent: PreToolEvent = { seam: 'pre-tool', tool: WRITE_TOOL, input: { file_path: target.value } };
-        if (event.cwd !== undefined) writeEvent.cwd = event.cwd;
-        if (event.home !== undefined) writeEvent.home = event.home;
-        if (event.session !== undefined) writeEvent.session = event.session;
-        if (event.permission_mode !== undefined) writeEvent.permission_mode = event.permission_mode;
-        const got = decideWrite(writeEvent);
-        const d = decide(verdict('pre-tool', got));
-        for (const h of got) {
-          if (h.effect !== 'deny' && h.effect !== 'ask') continue;
-          const reason = h.reason ?? `the command writes \`${target.value}\``;
-          hits.push({ ...h, reason });
-        }
-        targetAllowed = d.decision === 'allow';
-        seen.set(target.value, targetAllowed);
-        if (!targetAllowed) unallowed.push(target.value);
+      const targetAllowed = seen.get(target.value) ?? judge(target.value);
+      if (!targetAllowed) {
+        ok = false;
+        if (!unallowed.includes(target.value)) unallowed.push(target.value);
       }
-      if (!targetAllowed) ok = false;
     }
     allowed.push(ok);
   }

@@ -137,7 +137,7 @@ describe('quoting', () => {
   });
 
   it('marks brace expansion dynamic but not a lone {}', () => {
-    expect(parts('cp f{,.bak} {} x{1..3}')).toEqual([['cp', '~f{,.bak}', '{}', '~x{1..3}']]);
+    expect(parts('echo f{,.bak} {} x{1..3}')).toEqual([['echo', '~f{,.bak}', '{}', '~x{1..3}']]);
   });
 
   it('keeps extended globs in one word', () => {

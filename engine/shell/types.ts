@@ -38,6 +38,12 @@ export interface CommandPart {
    * part only when each is allowed for writing.
    */
   writes?: ShellWord[];
+  /**
+   * The files the program writes through its options and operands (`tee f`, `cp a b`, `sort -o f`,
+   * `dd of=f`, `sed -i f`), by the programs table; absent when none. deny and ask rules on `Write`
+   * apply to them; an allow covers them only by naming them in its pattern, as pattern.ts requires.
+   */
+  operandWrites?: ShellWord[];
   /** The files its input redirections read (`< f`, `<> f`), after quote removal; absent when none. */
   reads?: ShellWord[];
   /**

@@ -13,7 +13,7 @@ import type { CommandPart, CommandView, ShellWord } from './types.js';
 import table from './programs/wrappers.json' with { type: 'json' };
 import { assignmentOpaque, isRiskyVariable } from './environment.js';
 import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
-import { runsOptionScripts } from './option-scripts.js';
+import { programWrites, runsOptionScripts } from './option-scripts.js';
 
 /** Parses a script (one level deeper) into parts. */
 export interface ScriptParser {
@@ -836,6 +836,18 @@ export function buildPartsInto(
       extra = more;
     }
   }
-  target.push({ text, words, views, unknowable });
+  // the files the program writes through its options and operands (`tee f`, `cp a b`, `sort -o f`)
+  let writes: ShellWord[] | undefined;
+  if (program !== undefined && !program.dynamic) {
+    const written = programWrites(last.words);
+    if (written.unknown !== null) unknowable ??= written.unknown;
+    if (written.files.length > 0) {
+      writes = written.files;
+      for (const w of writes) if (w.dynamic) unknowable ??= `\`${program.value}\` writes \`${w.value}\`, a file named when the command runs`;
+    }
+  }
+  const part: CommandPart = { text, words, views, unknowable };
+  if (writes !== undefined) part.operandWrites = writes;
+  target.push(part);
   append(target, extra);
 }
