@@ -7,7 +7,7 @@
 import type { Hit } from './algebra.js';
 import { decide, verdict } from './algebra.js';
 import type { PreToolEvent } from './events.js';
-import type { CommandPart } from './shell/index.js';
+import { homeRelative, type CommandPart, type ShellWord } from './shell/index.js';
 
 /** The tool whose rules judge the files a command writes. */
 export const WRITE_TOOL = 'Write';
@@ -24,6 +24,11 @@ export interface WriteJudgement {
 
 /** The hits of the `Write` event for one file: the caller's evaluator (the indexed one or the reference scan). */
 export type WriteDecider = (event: PreToolEvent) => Hit[];
+
+/** The file a target names: its text, or `~/...` for `$HOME/...`; null when it is computed otherwise. */
+function fileOf(target: ShellWord): string | null {
+  return target.dynamic ? homeRelative(target.value) : target.value;
+}
 
 /** True when some part of the command writes a file. */
 export function writesFiles(parts: readonly CommandPart[]): boolean {
@@ -58,19 +63,20 @@ export function judgeWrites(parts: readonly CommandPart[], event: PreToolEvent, 
     // a file a program's operand or option writes is judged for deny and ask; an allow pattern covers it by naming it
     const named = part.operandWrites ?? [];
     for (let k = 0; k < named.length; k++) {
-      const target = named[k]!;
-      if (!target.dynamic && !seen.has(target.value)) judge(target.value);
+      const file = fileOf(named[k]!);
+      if (file !== null && !seen.has(file)) judge(file);
     }
     for (const target of part.writes ?? []) {
-      // a target named when the command runs made the part unknowable already
-      if (target.dynamic) {
+      // a target named when the command runs made the part unknowable already (`$HOME/...` is read as `~/...`)
+      const file = fileOf(target);
+      if (file === null) {
         ok = false;
         continue;
       }
-      const targetAllowed = seen.get(target.value) ?? judge(target.value);
+      const targetAllowed = seen.get(file) ?? judge(file);
       if (!targetAllowed) {
         ok = false;
-        if (!unallowed.includes(target.value)) unallowed.push(target.value);
+        if (!unallowed.includes(file)) unallowed.push(file);
       }
     }
     allowed.push(ok);

@@ -39,7 +39,7 @@ export type { CommandAnalysis, CommandPart, CommandPattern, CommandView, Pattern
 export { MAX_SHELL_DEPTH } from './lexer.js';
 export { globMatch as wordGlobMatch } from './pattern.js';
 export { commandPatternOptionWarning, optionPatternCovers } from './pattern.js';
-export { commandPaths, type CommandPaths } from './paths.js';
+export { commandPaths, homeRelative, type CommandPaths } from './paths.js';
 export { MAX_SHELL_WRAPPERS, MAX_FIND_EXEC, PROGRAMS } from './wrappers.js';
 
 /** Longest command analysed; the text beyond it becomes one unknowable part. */

@@ -20,6 +20,7 @@ import { isHarmlessTarget, readSimpleCommands, stopKeyword } from './fast.js';
 import { buildParts, buildPartsInto, READS_INPUT, unknowablePart, type ScriptParser } from './wrappers.js';
 import { assignmentOpaque } from './environment.js';
 import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
+import { homeRelative } from './paths.js';
 
 /**
  * Each simple command reserves a slot in the output, holding this placeholder while the command is
@@ -54,7 +55,8 @@ function heredocText(body: string, stripTabs: boolean): string {
 
 /** Why writing these targets makes the part opaque: a target computed when the command runs. */
 function dynamicWrite(writes: readonly ShellWord[]): string | null {
-  for (const w of writes) if (w.dynamic) return `a redirection writes to \`${w.value}\`, a file named when the command runs`;
+  // `> $HOME/.bashrc` names a file all the same: it is judged as `~/.bashrc`
+  for (const w of writes) if (w.dynamic && homeRelative(w.value) === null) return `a redirection writes to \`${w.value}\`, a file named when the command runs`;
   return null;
 }
 

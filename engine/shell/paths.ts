@@ -19,7 +19,7 @@ export interface CommandPaths {
 export const MAX_COMMAND_PATHS = 512;
 
 /** `$HOME/x`, `${HOME}/x` read as `~/x`; null when the word holds any other expansion. */
-function homeRelative(value: string): string | null {
+export function homeRelative(value: string): string | null {
   let rest: string | null = null;
   if (value === '$HOME' || value === '${HOME}') return '~';
   if (value.startsWith('$HOME/')) rest = value.slice(5);

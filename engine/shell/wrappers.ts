@@ -14,6 +14,7 @@ import table from './programs/wrappers.json' with { type: 'json' };
 import { assignmentOpaque, isRiskyVariable } from './environment.js';
 import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
 import { programWrites, runsOptionScripts } from './option-scripts.js';
+import { homeRelative } from './paths.js';
 
 /** Parses a script (one level deeper) into parts. */
 export interface ScriptParser {
@@ -843,7 +844,7 @@ export function buildPartsInto(
     if (written.unknown !== null) unknowable ??= written.unknown;
     if (written.files.length > 0) {
       writes = written.files;
-      for (const w of writes) if (w.dynamic) unknowable ??= `\`${program.value}\` writes \`${w.value}\`, a file named when the command runs`;
+      for (const w of writes) if (w.dynamic && homeRelative(w.value) === null) unknowable ??= `\`${program.value}\` writes \`${w.value}\`, a file named when the command runs`;
     }
   }
   const part: CommandPart = { text, words, views, unknowable };
