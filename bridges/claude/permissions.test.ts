@@ -344,6 +344,8 @@ function setAside(command: string, lists: Lists): boolean {
   // deny and ask rules see the words `xargs` appends (the general note)
   if (/\bxargs\b/u.test(command)) return true;
   if (!allow) return false;
+  // the script of `bash -c` is allowed by its own commands here, where claude code asks (the general note)
+  if (parts.some((p) => p.transparent === true)) return true;
   if (parts.some((p) => p.views.some((v) => v.wrappers.some((w) => ['env', 'exec', 'ionice', 'chrt', 'xargs'].includes(w.replace(/^.*\//u, '')))))) return true;
   if (parts.some((p) => /^\s*[A-Za-z_][A-Za-z0-9_]*\+?=/u.test(p.text) || p.views.some((v) => v.words[0]?.value.startsWith('/') ?? false))) return true;
   return /\bxargs\b/u.test(command) || words.some((w) => w.dynamic);

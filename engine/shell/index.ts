@@ -82,7 +82,10 @@ export function analyzeCommand(command: string): CommandAnalysis {
  * pattern; any other word is returned as it is.
  */
 export function exactProgramWord(word: string): string {
-  return /^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(word) && programGrammar(word) !== undefined ? `'${word}'` : word;
+  if (!/^[A-Za-z0-9._+/~-]+$/.test(word)) return word;
+  // a program by path (`/usr/bin/git`) is read with its basename's options too
+  const base = word.slice(word.lastIndexOf('/') + 1);
+  return base !== '' && programGrammar(base) !== undefined ? `'${word}'` : word;
 }
 
 /** Tools whose `command` is in a shell language other than bash's (Claude Code's `PowerShell`), by name; null for the others. */
