@@ -66,7 +66,7 @@ describe('the translation of each rule form', () => {
     ['allow', 'Edit(/docs/*.md)', 'allow Edit, Write, NotebookEdit, MultiEdit, Read, Grep, Glob, LSP, NotebookRead path "/repo/docs/*.md"'],
     ['deny', 'Edit(//etc/**)', 'deny Edit, Write, NotebookEdit, MultiEdit path "/etc/**"'],
     ['deny', 'Read(~/.ssh/**)', 'deny Read, Grep, Glob, LSP, NotebookRead, Edit, Write, MultiEdit path "/home/u/.ssh/**"'],
-    ['ask', 'Read(../shared/*)', 'ask Read, Grep, Glob, LSP, NotebookRead path "../shared/*", "../shared/*/**"'],
+    ['ask', 'Read(../common/*)', 'ask Read, Grep, Glob, LSP, NotebookRead path "../common/*", "../common/*/**"'],
     ['allow', 'Read(**/*.pem)', 'allow Read, Grep, Glob, LSP, NotebookRead path "./**/*.pem"'],
     ['deny', 'Read(offset:0)', 'deny Read when input.offset glob "0"'],
     ['allow', 'WebFetch', 'allow WebFetch'],
