@@ -115,7 +115,6 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   const failedBefore = regexFailures();
   const index = indexFor(policy, seam, toolOf(event));
 
-  // A call with several paths, or a search, has no one list of path keys: its path rules are all tested.
   for (const cr of index.lookup(view)) {
     const r = cr.rule;
     const commandSel = r.effect === 'allow' ? cr.selectors.find((s) => s.kind === 'command') : undefined;
@@ -150,7 +149,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
     (trace ??= new Map()).set(r.id, entry);
   }
 
-  // The files the command's redirections write are judged as writes by the `Write` rules.
+  // The files the command writes (redirections, and programs' operands and options) are judged by the `Write` rules.
   let writes: WriteJudgement | undefined;
   if (event.seam === 'pre-tool') {
     const parts = view.commandAnalysis()?.parts;

@@ -1,8 +1,10 @@
 /**
- * Writes are writes: the files a shell command's redirections write (`echo x >> ~/.bashrc`) are
- * judged as writes by the policy's `Write` rules. For each target, the policy decides the event a
- * `Write` of that file would be: a `deny` or `ask` there is a `deny` or `ask` of the command; only
- * an `allow` there lets a command allow cover the part that writes it.
+ * Writes are writes: the files a shell command writes, through its redirections
+ * (`echo x >> ~/.bashrc`) and through programs' operands and options (`tee f`, `cp a f`), are
+ * judged as writes by the policy's `Write` rules. For each file, the policy decides the event a
+ * `Write` of that file would be: a `deny` or `ask` there is a `deny` or `ask` of the command. For a
+ * redirection, only an `allow` there lets a command allow cover the part that writes it; a file a
+ * program writes is covered by an allow pattern that names it (shell/pattern.ts).
  */
 import type { Hit } from './algebra.js';
 import { decide, verdict } from './algebra.js';
