@@ -188,11 +188,11 @@ describe('explain: rules that fired and command parts', () => {
   });
 
   it('an unknowable part is never allowed', async () => {
-    const x = (await explain(p, bash('git status; $(cmd)'))).explanation;
+    const x = (await explain(p, bash('git status; "$(cmd)"'))).explanation;
     expect(x.decision).toBe('none');
     expect(x.parts?.map((q) => [q.text, q.unknowable ?? null, q.allowed])).toEqual([
       ['git status', null, true],
-      ['$(cmd)', 'the program name is computed when the command runs', false],
+      ['"$(cmd)"', 'the program name is computed when the command runs', false],
       ['cmd', null, false],
     ]);
     expect(x.matched[0]).toMatchObject({ rule: addAll.id, outcome: 'partial' });

@@ -275,9 +275,12 @@ export class RuleIndex {
   readonly always: CompiledRule[] = [];
   private readonly words = new Map<string, CompiledRule[]>();
   private readonly ranWords = new Map<string, CompiledRule[]>();
-  /** Programs with a two-word key (`git` for `git\0push`) in `words` and `ranWords`. */
-  private readonly wordPairs = new Set<string>();
-  private readonly ranPairs = new Set<string>();
+  /** Programs with a two-word key (`git` for `git\0push`) in `words` and `ranWords`, with the rules of those keys. */
+  private readonly wordPairs = new Map<string, CompiledRule[]>();
+  private readonly ranPairs = new Map<string, CompiledRule[]>();
+  /** Every rule `words` and `ranWords` hold, for a part whose program is computed when it runs (`$x -rf /`). */
+  private readonly wordRules: CompiledRule[] = [];
+  private readonly ranRules: CompiledRule[] = [];
   private readonly segments = new Map<string, CompiledRule[]>();
   private readonly suffixes = new Map<string, CompiledRule[]>();
   /** The rules `segments` and `suffixes` hold, in IR order, for calls whose paths give no keys (searches, opaque paths). */
@@ -309,9 +312,11 @@ export class RuleIndex {
     switch (t.kind) {
       case 'word':
         for (const k of t.keys) pushWord(this.words, this.wordPairs, k, cr);
+        this.wordRules.push(cr);
         return;
       case 'ran':
         for (const k of t.keys) pushWord(this.ranWords, this.ranPairs, k, cr);
+        this.ranRules.push(cr);
         return;
       case 'domain':
         for (const k of t.keys) push(this.domains, k, cr);
@@ -348,12 +353,12 @@ export class RuleIndex {
     const out: CompiledRule[] = [];
     if (this.words.size > 0) {
       const analysis = view.commandAnalysis();
-      if (analysis) for (const part of analysis.parts) partKeys(part, this.words, this.wordPairs, out, stamp);
+      if (analysis) for (const part of analysis.parts) partKeys(part, this.words, this.wordPairs, this.wordRules, out, stamp);
     }
     if (this.ranWords.size > 0) {
       for (const v of view.turnViews()) {
         const analysis = v.commandAnalysis();
-        if (analysis) for (const part of analysis.parts) partKeys(part, this.ranWords, this.ranPairs, out, stamp);
+        if (analysis) for (const part of analysis.parts) partKeys(part, this.ranWords, this.ranPairs, this.ranRules, out, stamp);
       }
     }
     if (this.segments.size > 0 || this.suffixes.size > 0) {
@@ -411,13 +416,18 @@ function take(out: CompiledRule[], list: readonly CompiledRule[] | undefined, st
 /**
  * Takes the rules `index` names by the keys of a command part: each view's program (and its base
  * name), alone and with the word it pairs with (keyWord: the next word, or for a program of the
- * options table with subcommands the subcommand after its global options).
+ * options table with subcommands the subcommand after its global options). A view whose program
+ * is computed may run any program: it takes `all`, every rule the index holds.
  */
-function partKeys(part: CommandPart, index: Map<string, CompiledRule[]>, pairs: Set<string>, out: CompiledRule[], stamp: number): void {
+function partKeys(part: CommandPart, index: Map<string, CompiledRule[]>, pairs: Map<string, CompiledRule[]>, all: readonly CompiledRule[], out: CompiledRule[], stamp: number): void {
   const views = part.views.length > 0 ? part.views : [{ words: part.words }];
   for (const v of views) {
     const w0 = v.words[0];
-    if (w0 === undefined || w0.dynamic) continue;
+    if (w0 === undefined) continue;
+    if (w0.dynamic) {
+      take(out, all, stamp);
+      continue;
+    }
     const program = w0.value;
     const slash = program.lastIndexOf('/');
     const base = slash >= 0 && slash < program.length - 1 ? program.slice(slash + 1) : null;
@@ -429,13 +439,19 @@ function partKeys(part: CommandPart, index: Map<string, CompiledRule[]>, pairs: 
     if (!pairProgram && !pairBase) continue;
     const second = keyWord(v.words);
     if (second === null) continue;
+    if (second === undefined) {
+      // a computed word may be any subcommand or operand: every pair of the program
+      if (pairProgram) take(out, pairs.get(program), stamp);
+      if (pairBase) take(out, pairs.get(base!), stamp);
+      continue;
+    }
     if (pairProgram) take(out, index.get(`${program}\u0000${second}`), stamp);
     if (pairBase) take(out, index.get(`${base}\u0000${second}`), stamp);
   }
 }
 
-function pushWord(index: Map<string, CompiledRule[]>, pairs: Set<string>, key: string, cr: CompiledRule): void {
+function pushWord(index: Map<string, CompiledRule[]>, pairs: Map<string, CompiledRule[]>, key: string, cr: CompiledRule): void {
   push(index, key, cr);
   const nul = key.indexOf('\u0000');
-  if (nul >= 0) pairs.add(key.slice(0, nul));
+  if (nul >= 0) push(pairs, key.slice(0, nul), cr);
 }

@@ -250,7 +250,7 @@ function translateShape(shape: { body: Elems; boundary: boolean }, mode: ClaudeR
     const found = firstDifference(ruleText, patterns, mode, [claudeExample(full, '$x', boundary), claudeExample(full, '"$x"', boundary)]);
     if (found !== undefined) {
       differences.push(
-        `a word holding a variable or a substitution (\`${found}\`) is compared as written in claude code, but a \`*\` inside a word never matches such a word here: ${sideOf(ruleText, found, mode)}`,
+        `a word holding a variable or a substitution (\`${found}\`) is compared as written in claude code, but here it may hold any text: ${sideOf(ruleText, found, mode)}`,
       );
     }
   }
@@ -258,7 +258,7 @@ function translateShape(shape: { body: Elems; boundary: boolean }, mode: ClaudeR
     const example = elemsText(full, 'x') + (boundary ? ' x' : '');
     const found = firstDifference(ruleText, patterns, mode, [example]);
     differences.push(
-      `claude code compares \`$\`, backticks, braces and \`<(\` as written text, so ${found !== undefined ? `for \`${found}\`, ${sideOf(ruleText, found, mode)}` : `\`${example}\` may differ`}; here such text in a command is a variable, a substitution or an expansion, and only the same text quoted matches it`,
+      `claude code compares \`$\`, backticks, braces and \`<(\` as written text, so ${found !== undefined ? `for \`${found}\`, ${sideOf(ruleText, found, mode)}` : `\`${example}\` may differ`}; here such text in a command is a variable, a substitution or an expansion, which may hold any text`,
     );
   }
   if (mode === 'allow') {

@@ -280,3 +280,18 @@ export function decodeAnsiC(text: string, from: number): { value: string; end: n
   }
   return null;
 }
+
+/**
+ * The words a brace expansion of one whole word gives, when it is a plain list without nesting or
+ * expansions (`{rm,-rf,/}`, `x{a,b}y`); null otherwise.
+ */
+export function braceWords(value: string): string[] | null {
+  const open = value.indexOf('{');
+  const close = value.indexOf('}', open + 1);
+  if (open < 0 || close < 0) return null;
+  const body = value.slice(open + 1, close);
+  if (!body.includes(',') || /[{}$`'"\\]/.test(body) || /[{}$`]/.test(value.slice(0, open) + value.slice(close + 1))) return null;
+  const prefix = value.slice(0, open);
+  const suffix = value.slice(close + 1);
+  return body.split(',').map((alt) => prefix + alt + suffix).filter((w) => w.length > 0);
+}

@@ -77,6 +77,8 @@ const PLAIN_START: Uint8Array = (() => {
  */
 let wordEnd = 0;
 let wordDynamic = false;
+/** Set by readWord: a computed piece of the word stands outside double quotes (the word may split). */
+let wordSplits = false;
 let wordAssignment = false;
 
 /** Set by dollarEnd: the expansion just read is dynamic. */
@@ -126,6 +128,7 @@ function readWord(src: string, start: number, depth: number): string | null {
   let seg = start; // start of the literal run not yet copied into `value`
   let value = '';
   let dynamic = false;
+  let splits = false;
   let plain = true; // only unquoted literal text so far
   let sawEquals = false;
   let assignment = false;
@@ -150,7 +153,7 @@ function readWord(src: string, start: number, depth: number): string | null {
         braceDepth++;
       } else if (braceDepth > 0) {
         if (c === 44 /* , */ || (c === 46 /* . */ && codeAt(src, pos + 1) === 46)) braceList = true;
-        else if (c === 125 /* } */ && --braceDepth === 0 && braceList) dynamic = true; // brace expansion
+        else if (c === 125 /* } */ && --braceDepth === 0 && braceList) dynamic = splits = true; // brace expansion
       }
       pos++;
       continue;
@@ -185,7 +188,7 @@ function readWord(src: string, start: number, depth: number): string | null {
       // the expansion stays as written: it is part of the literal run
       const e = dollarEnd(src, pos, false, depth);
       if (e < 0) return null;
-      if (dollarDynamic) dynamic = true;
+      if (dollarDynamic) dynamic = splits = true;
       pos = e;
       plain = false;
       continue;
@@ -226,6 +229,7 @@ function readWord(src: string, start: number, depth: number): string | null {
   if (pos === start) return null;
   wordEnd = pos;
   wordDynamic = dynamic;
+  wordSplits = splits;
   wordAssignment = assignment;
   return value === '' ? src.slice(seg, pos) : value + src.slice(seg, pos);
 }
@@ -292,6 +296,7 @@ export function readSimpleCommands(src: string, from: number, depth: number, scr
       while (c === 32 /* space */ || c === 9 /* tab */) c = ++i < n ? src.charCodeAt(i) : NaN;
       let value: string | null = null;
       let dynamic = false;
+      let splits = false;
       if (c < 128 ? PLAIN_START[c] === 1 : c === c /* not the end */) {
         // most words: read here up to a blank or an operator, or else by readWord
         const table = count === 0 ? FIRST_WORD_CLASS : WORD_CLASS;
@@ -369,8 +374,9 @@ export function readSimpleCommands(src: string, from: number, depth: number, scr
           continue;
         }
         dynamic = wordDynamic;
+        splits = wordSplits;
       }
-      const word: ShellWord = { value, dynamic };
+      const word: ShellWord = splits ? { value, dynamic, splits: true } : { value, dynamic };
       if (count === 0) w0 = word;
       else if (count === 1) w1 = word;
       else if (count === 2) w2 = word;

@@ -41,6 +41,24 @@ function isExtglobCode(c: number): boolean {
   return c === 63 || c === 42 || c === 43 || c === 64 || c === 33;
 }
 
+/**
+ * Where the list of a function substitution starts when one opens at `start` (`${` followed by a
+ * blank, a newline or `|`, line continuations aside), or -1 for a parameter expansion.
+ */
+export function functionSubstitutionBody(src: string, start: number): number {
+  let i = start + 2;
+  while (src.charCodeAt(i) === 92 /* \ */ && src.charCodeAt(i + 1) === 10 /* newline */) i += 2;
+  const c = src.charCodeAt(i);
+  if (c === 124 /* | */) return i + 1;
+  return c === 32 /* space */ || c === 9 /* tab */ || c === 10 /* newline */ ? i : -1;
+}
+
+/** True when the text may hold a function substitution (`${ cmd; }`), which the fast path does not read. */
+export function mayHoldFunctionSubstitution(text: string): boolean {
+  for (let at = text.indexOf('${'); at >= 0; at = text.indexOf('${', at + 2)) if (functionSubstitutionBody(text, at) >= 0) return true;
+  return false;
+}
+
 export abstract class Lexer {
   pos = 0;
   readonly n: number;
@@ -60,6 +78,8 @@ export abstract class Lexer {
 
   /** Parses a command list in place up to and including the matching `)`. */
   protected abstract parseNestedList(openAt: number, reason: string): void;
+  /** Parses a command list in place up to and including the `}` that ends a function substitution. */
+  protected abstract parseFunctionSubstitution(openAt: number, reason: string): void;
   /** Parses a separate text (a backtick body) one level deeper and records its parts. */
   protected abstract addScript(text: string): void;
   /** Consumes an unquoted newline (and any here-document bodies that follow it). */
@@ -111,6 +131,7 @@ export abstract class Lexer {
     let seg = start; // start of the literal run not yet copied into `value`
     let value = '';
     let dynamic = false;
+    let splits = false; // a computed piece outside double quotes
     let quoted = false;
     let assignment = false;
     let plain = true; // only unquoted literal text so far
@@ -141,7 +162,7 @@ export abstract class Lexer {
           braceDepth++;
         } else if (braceDepth > 0) {
           if (c === 44 /* , */ || (c === 46 /* . */ && codeAt(src, pos + 1) === 46)) braceList = true;
-          else if (c === 125 /* } */ && --braceDepth === 0 && braceList) dynamic = true; // brace expansion
+          else if (c === 125 /* } */ && --braceDepth === 0 && braceList) dynamic = splits = true; // brace expansion
         }
         pos++;
         literalEnd = pos;
@@ -211,13 +232,13 @@ export abstract class Lexer {
         quoted = true;
       } else if (c === 96 /* ` */) {
         value += this.readBacktick(false);
-        dynamic = true;
+        dynamic = splits = true;
       } else {
         // $
         const d = codeAt(src, pos + 1);
         if (d === 39 /* ' */ || d === 34 /* " */) quoted = true;
         value += this.readDollar(false);
-        if (this.pieceDynamic) dynamic = true;
+        if (this.pieceDynamic) dynamic = splits = true;
       }
       plain = false;
       pos = seg = this.pos;
@@ -227,7 +248,7 @@ export abstract class Lexer {
     this.pos = pos;
     this.wordQuoted = quoted;
     this.wordAssignment = assignment;
-    return { value, dynamic };
+    return splits ? { value, dynamic, splits: true } : { value, dynamic };
   }
 
   protected readSingle(): string {
@@ -318,7 +339,8 @@ export abstract class Lexer {
       return value;
     }
     if (d === 123 /* { */) {
-      const value = this.readParameter(inDouble);
+      const body = functionSubstitutionBody(src, start);
+      const value = body < 0 ? this.readParameter(inDouble) : this.readFunctionSubstitution(body);
       this.pieceDynamic = true;
       return value;
     }
@@ -351,6 +373,20 @@ export abstract class Lexer {
     this.pos++;
     this.pieceDynamic = false;
     return '$';
+  }
+
+  /**
+   * Reads the function substitution `${ list; }` or `${| list; }` (bash 5.3, ksh93, mksh) at the
+   * current position, whose list starts at `body`; returns the source text. Older bash rejects the
+   * syntax when it expands the word; reading the list as commands is the safe reading either way.
+   */
+  protected readFunctionSubstitution(body: number): string {
+    const start = this.pos;
+    this.enter(start);
+    this.pos = body;
+    this.parseFunctionSubstitution(start, 'unterminated `${ ...; }` substitution');
+    this.leave();
+    return this.src.slice(start, this.pos);
   }
 
   /** Reads `$(...)`, `<(...)` or `>(...)`: `openLen` characters open it; returns the source text. */

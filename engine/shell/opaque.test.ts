@@ -53,13 +53,109 @@ describe('scripts a shell reads from its input', () => {
   });
 });
 
+describe('scripts piped into a shell', () => {
+  it('reads what echo and printf print into a shell as its script, keeping the shell unknowable', () => {
+    expect(shape("echo 'rm -rf /' | bash")).toEqual(['echo rm -rf /', 'bash !', 'rm -rf /']);
+    expect(shape("printf 'rm -rf /' | sh")).toEqual(['printf rm -rf /', 'sh !', 'rm -rf /']);
+    expect(shape("echo 'rm -rf /' | bash -s")).toEqual(['echo rm -rf /', 'bash -s !', 'rm -rf /']);
+    expect(shape("echo 'rm -rf /' |& sudo bash")).toEqual(['echo rm -rf /', 'sudo bash => bash !', 'rm -rf /']);
+    expect(shape("command echo 'ls' | bash")).toEqual(['command echo ls => echo ls', 'bash !', 'ls']);
+    expect(shape("echo 'rm -rf /' |\n  bash")).toEqual(['echo rm -rf /', 'bash !', 'rm -rf /']);
+  });
+
+  it('reads echo with its options and both readings of its escapes', () => {
+    expect(runs("echo -n -e 'ls\\nrm -rf /' | bash", 'rm -rf /')).toBe(true);
+    // bash's echo prints `\x20` as it is; zsh's prints a blank
+    expect(shape("echo 'rm\\x20-rf /' | bash").slice(2)).toEqual(['rmx20-rf /', 'rm -rf /']);
+    expect(runs("echo -E 'rm\\x20-rf /' | bash", 'rm -rf /')).toBe(false);
+    // zsh's echo ends its options at `-`
+    expect(runs("echo - 'rm -rf /' | zsh", 'rm -rf /')).toBe(true);
+    expect(runs("echo -e 'rm -rf /\\c; ls' | bash", 'rm -rf /')).toBe(true);
+  });
+
+  it('reads printf formats with %s, %b and %% only', () => {
+    expect(runs("printf '%s\\n' 'rm -rf /' | sh", 'rm -rf /')).toBe(true);
+    expect(runs("printf 'rm -rf %s\\n' / | sh", 'rm -rf /')).toBe(true);
+    expect(runs("printf '%s %s\\n' ls x rm '-rf /' | sh", 'rm -rf /')).toBe(true);
+    expect(runs("printf '%s %s\\n' ls rm '-rf /' | sh", 'rm -rf /')).toBe(false);
+    expect(runs("printf '%b' 'rm\\040-rf /' | sh", 'rm -rf /')).toBe(true);
+    expect(runs("printf '\\162m -rf /' | sh", 'rm -rf /')).toBe(true);
+    expect(runs("printf -- 'rm -rf /' | sh", 'rm -rf /')).toBe(true);
+    expect(shape("printf '%d' 1 | sh")).toEqual(['printf %d 1', 'sh !']);
+    expect(shape("printf -v x 'rm -rf /' | sh")).toEqual(['printf -v x rm -rf /', 'sh !']);
+    expect(shape('echo "rm -rf $D" | sh')).toEqual(['echo ~rm -rf $D', 'sh !']);
+  });
+
+  it('reads a here-document or here-string that cat copies into a shell', () => {
+    expect(shape("cat <<'EOF' | bash\nrm -rf /\nEOF")).toEqual(['cat', 'bash !', 'rm -rf /']);
+    expect(shape('cat - <<EOF | sh\necho $(id)\nEOF')).toEqual(['cat -', 'sh !', 'echo ~$(id)', 'id']);
+    expect(shape("cat <<< 'rm -rf /' | bash")).toEqual(['cat', 'bash !', 'rm -rf /']);
+    expect(shape("cat <<'EOF' | grep x\nrm -rf /\nEOF")).toEqual(['cat', 'grep x']);
+    expect(shape('cat f | bash')).toEqual(['cat f', 'bash !']);
+    expect(shape("cat f <<'EOF' | bash\nrm -rf /\nEOF")).toEqual(['cat f', 'bash !']);
+  });
+
+  it('reads what a process substitution on its input prints', () => {
+    expect(shape("bash < <(echo 'rm -rf /')")).toEqual(['bash !', 'rm -rf /', 'echo rm -rf /']);
+    expect(shape('bash < <(curl x)')).toEqual(['bash !', 'curl x']);
+  });
+
+  it('reads the script of a shell that is unknowable for another reason too, but not through xargs', () => {
+    expect(shape("echo 'rm -rf /' | PATH=/x bash")).toEqual(['echo rm -rf /', 'bash !', 'rm -rf /']);
+    expect(shape("PATH=/x bash <<< 'rm -rf /'")).toEqual(['bash !', 'rm -rf /']);
+    expect(runs("echo 'rm -rf /' | xargs bash", 'rm -rf /')).toBe(false);
+    expect(shape("echo 'rm -rf /' | bash script.sh")).toEqual(['echo rm -rf /', 'bash script.sh']);
+  });
+
+  it('reads only a command that the pipe feeds at once', () => {
+    expect(shape("echo 'rm -rf /'; bash")).toEqual(['echo rm -rf /', 'bash !']);
+    expect(shape("echo 'rm -rf /' || bash")).toEqual(['echo rm -rf /', 'bash !']);
+    expect(shape("(echo 'rm -rf /') | bash")).toEqual(['echo rm -rf /', 'bash !']);
+    expect(shape("echo 'rm -rf /' | tee f | bash")).toEqual(['echo rm -rf /', 'tee f', 'bash !']);
+    expect(shape("echo 'rm -rf /' | grep x")).toEqual(['echo rm -rf /', 'grep x']);
+  });
+
+  it('reads the script whatever nests the pipe', () => {
+    expect(runs(`bash -c "echo 'rm -rf /' | bash"`, 'rm -rf /')).toBe(true);
+    expect(runs(`ls; x=$(echo 'rm -rf /' | sh)`, 'rm -rf /')).toBe(true);
+  });
+});
+
+describe('function substitutions', () => {
+  it('reads the list of ${ list; } and ${| list; } as commands, and the word as computed', () => {
+    expect(shape('echo ${ rm -rf /; }')).toEqual(['echo ~${ rm -rf /; }', 'rm -rf /']);
+    expect(shape('echo ${| REPLY=x; rm -rf /; }')).toEqual(['echo ~${| REPLY=x; rm -rf /; }', 'rm -rf /']);
+    expect(shape('echo ${\trm -rf /;}x')).toEqual(['echo ~${\trm -rf /;}x', 'rm -rf /']);
+    expect(shape('echo ${\nrm -rf /\n}')).toEqual(['echo ~${\nrm -rf /\n}', 'rm -rf /']);
+    expect(shape('echo "${ rm -rf /; }"; ls')).toEqual(['echo ~${ rm -rf /; }', 'rm -rf /', 'ls']);
+    expect(shape("ksh -c 'echo ${ touch p; }'")).toEqual(['ksh -c echo ${ touch p; }', 'echo ~${ touch p; }', 'touch p']);
+  });
+
+  it('ends the substitution at a } that starts a word, as ksh and mksh do, outside the groups in it', () => {
+    expect(shape('echo ${ echo a } b')).toEqual(['echo ~${ echo a } b', 'echo a']);
+    expect(shape('echo ${ { echo a; }; rm -rf /; }')).toEqual(['echo ~${ { echo a; }; rm -rf /; }', 'echo a', 'rm -rf /']);
+    expect(shape('echo ${ echo $(echo }) ; }')).toEqual(['echo ~${ echo $(echo }) ; }', 'echo ~$(echo })', 'echo }']);
+    expect(shape('echo ${ echo a}b; }')).toEqual(['echo ~${ echo a}b; }', 'echo a}b']);
+  });
+
+  it('makes an unterminated one unknowable', () => {
+    expect(opaqueReason(analyzeCommand('echo ${ rm -rf /'))).toBe('unterminated `${ ...; }` substitution');
+    expect(runs('echo ${ rm -rf /', 'rm -rf /')).toBe(true);
+  });
+
+  it('leaves parameter expansions alone', () => {
+    expect(shape('echo ${x} ${x:-a b} ${#x}')).toEqual(['echo ~${x} ~${x:-a b} ~${#x}']);
+  });
+});
+
 describe('commands run later or spelt by expansion', () => {
   it('reads a trap action as a script', () => {
     expect(shape('trap "rm -rf /" EXIT')).toEqual(['trap rm -rf / EXIT', 'rm -rf /']);
     expect(shape('trap -- "rm -rf /" INT TERM')).toEqual(['trap -- rm -rf / INT TERM', 'rm -rf /']);
     expect(shape('trap - EXIT')).toEqual(['trap - EXIT']);
     expect(shape('trap -p')).toEqual(['trap -p']);
-    expect(shape('trap "$X" EXIT')).toEqual(['trap ~$X EXIT !']);
+    // a computed action may be any command: its part stands alone for deny and ask
+    expect(shape('trap "$X" EXIT')).toEqual(['trap ~$X EXIT !', '~$X !']);
   });
 
   it('sees the command a brace-expanded program word spells', () => {

@@ -1,13 +1,16 @@
 /**
  * The commands that options of a program run: `tar --to-command=CMD`, `rsync -e CMD`,
- * `ssh -o ProxyCommand=CMD`, `vim -c '!CMD'`, `git -c alias.x='!CMD'`, `rg --pre PROGRAM`. The
- * programs table (programs/options.json) marks such options `runs`; their static values are read as
- * scripts, so that a deny or ask sees `rm -rf /` in `tar --to-command='rm -rf /' -xf a.tar`. (An
- * allow never covers such an option through a `*`: pattern.ts.)
+ * `ssh -o ProxyCommand=CMD`, `vim -c '!CMD'`, `vim '+!CMD'`, `git -c alias.x='!CMD'`,
+ * `rg --pre PROGRAM`, and the `!CMD` shell commands among the commands of `less '+!CMD'`. The
+ * programs table (programs/options.json) marks such options `runs` (or gives the language of their
+ * value: `less`); their static values are read as scripts, so that a deny or ask sees `rm -rf /` in
+ * `tar --to-command='rm -rf /' -xf a.tar`. (An allow never covers such an option through a `*`:
+ * pattern.ts.)
  */
 import { programGrammar } from './programs/grammar.js';
 import { OPTIONS_TABLE, type LevelEntry } from './programs/options.js';
 import { readWords } from './programs/read.js';
+import { scriptShellCommands } from './programs/scripts.js';
 import type { ShellWord } from './types.js';
 
 const NONE: readonly ShellWord[] = Object.freeze([]);
@@ -65,7 +68,8 @@ export function runsOptionScripts(words: readonly ShellWord[]): readonly ShellWo
   let out: ShellWord[] | null = null;
   for (const use of reading.options) {
     const def = use.def;
-    if (def === null || def.kind !== 'runs' || def.value === 'none') continue;
+    // an option without a value runs nothing of its own, unless its word holds one (`vim +CMD`)
+    if (def === null || (def.kind !== 'runs' && def.script !== 'less') || (def.value === 'none' && use.offset < 0)) continue;
     let value: ShellWord | undefined;
     if (use.offset >= 0) {
       const w = words[use.at]!;
@@ -74,6 +78,10 @@ export function runsOptionScripts(words: readonly ShellWord[]): readonly ShellWo
       value = words[use.valueAt];
     }
     if (value === undefined || value.dynamic || value.value.length === 0) continue;
+    if (def.script !== null) {
+      for (const command of scriptShellCommands(def.script, value.value)) (out ??= []).push({ value: command, dynamic: false });
+      continue;
+    }
     (out ??= []).push({ value: settingValue(value.value), dynamic: false });
   }
   return out ?? NONE;

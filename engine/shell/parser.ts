@@ -14,10 +14,10 @@ import {
   reservedWordAtCommand,
   shown,
 } from './chars.js';
-import { Lexer, MAX_SHELL_DEPTH, NESTING_REASON, ShellSyntaxError } from './lexer.js';
+import { Lexer, MAX_SHELL_DEPTH, mayHoldFunctionSubstitution, NESTING_REASON, ShellSyntaxError } from './lexer.js';
 import type { CommandPart, ShellWord } from './types.js';
 import { isHarmlessTarget, readSimpleCommands, stopKeyword } from './fast.js';
-import { buildParts, buildPartsInto, READS_INPUT, unknowablePart, type ScriptParser } from './wrappers.js';
+import { buildParts, buildPartsInto, printedTexts, readsScriptFromInput, unknowablePart, type ScriptParser } from './wrappers.js';
 import { assignmentOpaque } from './environment.js';
 import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
 import { homeRelative } from './paths.js';
@@ -37,6 +37,16 @@ interface Frame {
   reads?: ShellWord[];
   /** What its standard input reads, when a redirection gives it text: a here-document or a here-string. */
   stdin?: PendingHeredoc | ShellWord;
+  /** The command of a process substitution its standard input reads (`< <(echo x)`). */
+  stdinCommand?: string;
+}
+
+/** A simple command a pipe feeds into the command after it. */
+interface Stage {
+  words: readonly ShellWord[];
+  /** Its first part, whose views show what the program is (`command printf x` is `printf`). */
+  part: CommandPart;
+  stdin: PendingHeredoc | ShellWord | undefined;
 }
 
 interface PendingHeredoc {
@@ -68,13 +78,33 @@ function redirectionPart(text: string, writes: ShellWord[] | undefined, reads: S
   return part;
 }
 
-/** How parseList ends: at the end of input (top), at `)` (paren), or at `;;`, `;&`, `;;&` or `esac` (case). */
+/**
+ * How parseList ends: at the end of input (top), at `)` (paren), at `;;`, `;&`, `;;&` or `esac`
+ * (case), or at the `}` of a function substitution `${ list; }` (brace).
+ */
 const TOP = 0;
 const PAREN = 1;
 const CASE = 2;
-type ListMode = typeof TOP | typeof PAREN | typeof CASE;
+const BRACE = 3;
+type ListMode = typeof TOP | typeof PAREN | typeof CASE | typeof BRACE;
+
+/** The program's name without its directory. */
+function baseName(program: string): string {
+  return program.slice(program.lastIndexOf('/') + 1);
+}
+
+/** True when `text` from `from` to `to` holds only blanks, newlines and line continuations. */
+function onlyBlanks(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */ && text.charCodeAt(i + 1) === 10) i++;
+    else if (c !== 32 && c !== 9 && c !== 10) return false;
+  }
+  return true;
+}
 
 const NO_PARTS: readonly CommandPart[] = Object.freeze([]);
+const NO_WORDS: readonly ShellWord[] = Object.freeze([]);
 
 /** Parses scripts at the depth after its own. */
 class ScriptParserAt implements ScriptParser {
@@ -110,9 +140,21 @@ export function withoutFastPath<T>(fn: () => T): T {
 export function parseCommands(text: string, depth: number): CommandPart[] {
   const scripts = scriptParsers[depth];
   if (scripts === undefined || !fastPath) return new Parser(text, depth).run();
+  // the fast path reads `${ cmd; }` as a parameter expansion: the parser reads the commands in it
+  if (mayHoldFunctionSubstitution(text)) return withoutFastPath(() => new Parser(text, depth).run());
   const parts: CommandPart[] = [];
   const stop = readSimpleCommands(text, 0, depth, scripts, parts);
-  return stop >= text.length ? parts : new Parser(text, depth).run(stop, parts, true);
+  const read = stop >= text.length ? parts : new Parser(text, depth).run(stop, parts, true);
+  // the fast path does not follow what a pipe feeds a shell that reads its script from its input
+  // (`echo 'cmd' | bash`): the parser does
+  return readsFedScript(text, read) ? withoutFastPath(() => new Parser(text, depth).run()) : read;
+}
+
+/** True when a shell among `parts` reads its commands from its input, which a pipe or `< <(...)` in `text` may feed. */
+function readsFedScript(text: string, parts: readonly CommandPart[]): boolean {
+  if (!text.includes('|') && !text.includes('<(')) return false;
+  for (let i = 0; i < parts.length; i++) if (readsScriptFromInput(parts[i]!)) return true;
+  return false;
 }
 
 export class Parser extends Lexer implements ScriptParser {
@@ -123,6 +165,21 @@ export class Parser extends Lexer implements ScriptParser {
   private openSlots = 0;
   private frames: Frame[] = [];
   private pending: PendingHeredoc[] = [];
+  /**
+   * The simple command read last (where it ended, its words, its first part, its input), and
+   * whether a pipe just read follows it at once, with where the pipe ended.
+   */
+  private stageEnd = -1;
+  private stageWords: readonly ShellWord[] = NO_WORDS;
+  private stagePart: CommandPart | null = null;
+  private stageStdin: PendingHeredoc | ShellWord | undefined = undefined;
+  private piped = false;
+  private pipedAt = -1;
+  /**
+   * Inside the list of a function substitution (`${ list; }`), the groups `{ ...; }` open in it;
+   * -1 elsewhere. A `}` word ends the substitution when none is open, as ksh and mksh read it.
+   */
+  private funsubGroups = -1;
 
   constructor(src: string, depth: number) {
     super(src, depth);
@@ -217,17 +274,33 @@ export class Parser extends Lexer implements ScriptParser {
     this.parseList(PAREN, openAt, reason);
   }
 
+  protected override parseFunctionSubstitution(openAt: number, reason: string): void {
+    this.parseList(BRACE, openAt, reason);
+  }
+
   protected override consumeNewline(): void {
     this.pos++;
     if (this.pending.length > 0) this.readHeredocBodies();
   }
 
   private parseList(mode: ListMode, openAt: number, reason: string): void {
+    if (mode === TOP || mode === CASE) {
+      this.parseListItems(mode, openAt, reason);
+      return;
+    }
+    // a `}` word ends a function substitution only in its own list, not in a `( )` or `$( )` inside it
+    const groups = this.funsubGroups;
+    this.funsubGroups = mode === BRACE ? 0 : -1;
+    this.parseListItems(mode, openAt, reason);
+    this.funsubGroups = groups;
+  }
+
+  private parseListItems(mode: ListMode, openAt: number, reason: string): void {
     const src = this.src;
     for (;;) {
       const before = this.pos;
       let keyword: string | null | undefined; // undefined: not known yet
-      if (mode !== CASE && this.pos !== this.fastStop && this.pending.length === 0 && fastPath) {
+      if (mode !== CASE && this.funsubGroups < 0 && this.pos !== this.fastStop && this.pending.length === 0 && fastPath) {
         // the simple commands that follow, if any, through the fast path
         const scripts = scriptParsers[this.depth];
         if (scripts !== undefined) {
@@ -237,7 +310,7 @@ export class Parser extends Lexer implements ScriptParser {
       }
       this.skipBlanks();
       if (this.pos >= this.n) {
-        if (mode === PAREN) throw new ShellSyntaxError(reason, openAt);
+        if (mode === PAREN || mode === BRACE) throw new ShellSyntaxError(reason, openAt);
         return;
       }
       const c = src.charCodeAt(this.pos);
@@ -256,17 +329,29 @@ export class Parser extends Lexer implements ScriptParser {
       } else if (c === 38 /* & */ && d !== 62 /* > */) {
         this.pos += d === 38 ? 2 : 1;
       } else if (c === 124 /* | */) {
+        // `|` and `|&` feed the command that follows what the one before prints
+        this.piped = d !== 124 && this.stageEnd === this.pos;
         this.pos += d === 124 || d === 38 ? 2 : 1;
+        this.pipedAt = this.pos;
       } else if (c === 41 /* ) */) {
         this.pos++;
         if (mode === PAREN) return;
       } else if (c === 40 /* ( */) {
         this.parseParenCommand();
+      } else if (c === 125 /* } */ && mode === BRACE && this.funsubGroups === 0) {
+        // the end of the function substitution (`}` may be followed by more of its word: `${ cmd; }x`)
+        this.pos++;
+        return;
       } else {
         keyword ??= this.peekKeyword();
         if (keyword === null) this.parseSimple();
         else if (keyword === 'esac' && mode === CASE) return;
-        else if (!this.parseKeyword(keyword)) this.parseSimple();
+        else if (this.funsubGroups >= 0 && (keyword === '{' || keyword === '}')) {
+          // the groups inside a function substitution
+          if (keyword === '{') this.funsubGroups++;
+          else if (this.funsubGroups > 0) this.funsubGroups--;
+          this.pos++;
+        } else if (!this.parseKeyword(keyword)) this.parseSimple();
       }
       if (this.pos === before) this.pos++; // never stall on unexpected input
     }
@@ -460,6 +545,11 @@ export class Parser extends Lexer implements ScriptParser {
 
   private parseSimple(): void {
     const src = this.src;
+    // what a pipe just read feeds this command, if it follows the pipe at once
+    const piped: Stage | null =
+      this.piped && this.stagePart !== null && onlyBlanks(src, this.pipedAt, this.pos) ? { words: this.stageWords, part: this.stagePart, stdin: this.stageStdin } : null;
+    this.piped = false;
+    this.stageEnd = -1;
     const frame: Frame = { start: this.pos, words: [], slot: this.out.length };
     this.out.push(SLOT);
     this.openSlots++;
@@ -485,6 +575,8 @@ export class Parser extends Lexer implements ScriptParser {
         this.skipComment();
         break;
       }
+      // `${ echo a }`: ksh and mksh end a function substitution at a `}` that starts a word
+      if (c === 125 /* } */ && this.funsubGroups === 0) break;
       // a redirection starts with a digit, `{`, `&`, `<` or `>`
       if ((isDigitCode(c) || c === 123 || c === 38 || c === 60 || c === 62) && this.readRedirection(c)) {
         end = this.pos;
@@ -514,23 +606,93 @@ export class Parser extends Lexer implements ScriptParser {
     }
     const text = src.slice(frame.start, end);
     if (frame.writes !== undefined) opaque ??= dynamicWrite(frame.writes);
-    if (frame.writes === undefined && frame.reads === undefined && frame.stdin === undefined && frame.slot === this.out.length - 1) {
+    const input = frame.stdin === undefined && frame.stdinCommand === undefined && piped === null;
+    if (frame.writes === undefined && frame.reads === undefined && input && frame.slot === this.out.length - 1) {
       // nothing was added after the slot: the parts go straight to the end
       this.out.pop();
       this.openSlots--;
+      const at = this.out.length;
       buildPartsInto(this.out, frame.words, text, opaque, this);
+      const part = this.out[at];
+      if (part !== undefined) this.setStage(frame.words, part, undefined);
       return;
     }
     const parts = buildParts(frame.words, text, opaque, this);
     if (frame.writes !== undefined && parts.length > 0) parts[0]!.writes = frame.writes;
     if (frame.reads !== undefined && parts.length > 0) parts[0]!.reads = frame.reads;
     const stdin = frame.stdin;
-    if (stdin !== undefined && parts.length > 0 && parts[0]!.unknowable?.endsWith(READS_INPUT) === true) {
-      // a shell reading its commands from a here-document or here-string: that text is its script
-      if ('delimiter' in stdin) stdin.script = true;
-      else if (!stdin.dynamic) for (const p of this.parseScript(stdin.value)) parts.push(p);
+    if (parts.length > 0 && readsScriptFromInput(parts[0]!)) {
+      // a shell reading its commands from a here-document or here-string, from a process
+      // substitution, or from a pipe: what these give it is its script. Its part stays unknowable:
+      // the analysis cannot tell that the shell reads all of it, nor what else it reads.
+      if (stdin !== undefined) {
+        if ('delimiter' in stdin) stdin.script = true;
+        else if (!stdin.dynamic) for (const p of this.parseScript(stdin.value)) parts.push(p);
+      } else if (frame.stdinCommand !== undefined) {
+        this.feedTexts(parts, this.substitutionPrints(frame.stdinCommand));
+      } else if (piped !== null) {
+        const doc = this.catHeredoc(piped);
+        if (doc !== null) doc.script = true;
+        else this.feedTexts(parts, this.stagePrints(piped));
+      }
     }
     this.fillSlot(frame.slot, parts);
+    if (parts.length > 0) this.setStage(frame.words, parts[0]!, stdin);
+  }
+
+  /** Records the simple command just read, which ends here, for a pipe that may follow. */
+  private setStage(words: readonly ShellWord[], part: CommandPart, stdin: PendingHeredoc | ShellWord | undefined): void {
+    this.stageEnd = this.pos;
+    this.stageWords = words;
+    this.stagePart = part;
+    this.stageStdin = stdin;
+  }
+
+  /** The here-document a pipeline stage `cat <<EOF` (or `cat - <<EOF`) copies to its output, if it is one. */
+  private catHeredoc(stage: Stage): PendingHeredoc | null {
+    const stdin = stage.stdin;
+    return stdin !== undefined && 'delimiter' in stdin && this.copiesInput(stage.words) ? stdin : null;
+  }
+
+  /** True for `cat` with no operands but `-`: it prints its input. */
+  private copiesInput(words: readonly ShellWord[]): boolean {
+    const program = words[0];
+    if (program === undefined || program.dynamic || baseName(program.value) !== 'cat') return false;
+    for (let k = 1; k < words.length; k++) if (words[k]!.dynamic || words[k]!.value !== '-') return false;
+    return true;
+  }
+
+  /** The texts a pipeline stage prints, when they can be told: `echo`, `printf`, `cat <<< word`. */
+  private stagePrints(stage: Stage): string[] | null {
+    const stdin = stage.stdin;
+    if (stdin !== undefined && !('delimiter' in stdin) && this.copiesInput(stage.words)) return stdin.dynamic ? null : [stdin.value + '\n'];
+    let texts: string[] | null = null;
+    for (const view of stage.part.views) {
+      const printed = printedTexts(view.words);
+      if (printed === null) continue;
+      texts ??= [];
+      for (const t of printed) if (!texts.includes(t)) texts.push(t);
+    }
+    return texts;
+  }
+
+  /** The texts the command of a process substitution prints (`< <(echo x)`), when it is one `echo` or `printf`. */
+  private substitutionPrints(command: string): string[] | null {
+    const parts = parseCommands(command, this.depth + 1);
+    const part = parts[0];
+    if (parts.length !== 1 || part!.unknowable !== null || part!.text !== command.trim()) return null;
+    return this.stagePrints({ words: part!.words, part: part!, stdin: undefined });
+  }
+
+  /** Adds the parts of a shell's script read from each of the texts, leaving out those an earlier reading gave. */
+  private feedTexts(parts: CommandPart[], texts: readonly string[] | null): void {
+    if (texts === null) return;
+    const seen = new Set<string>();
+    for (const text of texts) {
+      const read = this.parseScript(text);
+      for (const p of read) if (!seen.has(p.text)) parts.push(p);
+      for (const p of read) seen.add(p.text);
+    }
   }
 
   /**
@@ -581,6 +743,10 @@ export class Parser extends Lexer implements ScriptParser {
         // `<<< word`: the word is the command's input
         const frame = this.frames[this.frames.length - 1];
         if (frame !== undefined) frame.stdin = target;
+      } else if (c === 60 && length === 1 && toStdin && target.dynamic && target.value.startsWith('<(') && target.value.endsWith(')')) {
+        // `< <(cmd)`: the command's input is what cmd prints
+        const frame = this.frames[this.frames.length - 1];
+        if (frame !== undefined) frame.stdinCommand = target.value.slice(2, -1);
       }
       // `>`, `>>`, `>|`, `&>`, `&>>`, `<>` and `>&FILE` write their target
       const writes = c === 62 /* > */ || (c === 38 /* & */) || (c === 60 /* < */ && codeAt(src, i + 1) === 62 /* > */);

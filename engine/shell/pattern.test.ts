@@ -164,12 +164,48 @@ describe('pattern words', () => {
     expect(hits('git commit -m "fix bug"', 'git commit -m fix bug')).toBe(false);
   });
 
-  it('matches dynamic words only with a bare *', () => {
+  it('reads a computed word at its worst for deny and ask: it may hold any text', () => {
     expect(hits('rm *', 'rm $X')).toBe(true);
     expect(hits('rm * x', 'rm $X x')).toBe(true);
-    expect(hits('rm -rf /', 'rm -rf "$ROOT"')).toBe(false);
-    expect(hits('cat *.txt', 'cat $F.txt')).toBe(false);
-    expect(hits('cat $F.txt', 'cat $F.txt')).toBe(false);
+    expect(hits('rm -rf /', 'rm -rf "$ROOT"')).toBe(true);
+    expect(hits('cat *.txt', 'cat $F.txt')).toBe(true);
+    expect(hits('frob a b', 'frob $X b')).toBe(true);
+    expect(hits('frob a b', 'frob $X c')).toBe(false);
+    // but never for an allow
+    expect(allowed(['rm -rf /tmp/x'], 'rm -rf "$ROOT"')).toBe(false);
+    expect(allowed(['cat a.txt'], 'cat $F')).toBe(false);
+  });
+
+  it('reads a computed word where an option may stand as an operand or as options', () => {
+    // quoted, it is one word: an option or an operand, not both
+    expect(hits('rm -rf /', 'rm "$F"')).toBe(false);
+    expect(hits('rm -rf /', 'rm "$F" /')).toBe(true);
+    expect(hits('git push --force *', 'git push origin "$B"')).toBe(true);
+    // unquoted, it may split into both
+    expect(hits('rm -rf /', 'rm $F')).toBe(true);
+    // after `--` it is an operand
+    expect(hits('rm -rf /', 'rm -- $F')).toBe(false);
+    // where the pattern names a subcommand, it may be that subcommand
+    expect(hits('git push --force *', 'git $S --force')).toBe(true);
+    expect(hits('git push --force *', 'git -C . $S --force')).toBe(true);
+    expect(hits('git push --force *', 'git status')).toBe(false);
+  });
+
+  it('reads a computed program word as any program for deny and ask', () => {
+    expect(hits('rm -rf /', '$X -rf /')).toBe(true);
+    expect(hits('rm -rf /', 'r$(:)m -rf /')).toBe(true);
+    expect(hits('rm -rf /', '"$X" -rf /')).toBe(true);
+    expect(hits('rm -rf /', '"$X" foo')).toBe(false);
+    expect(hits('frob -x *', '"$X" -x y')).toBe(true);
+    expect(hits('frob -x *', '"$X" y')).toBe(false);
+    // unquoted it may hold the next words too, and alone any command at all
+    expect(hits('frob -x *', '$X y')).toBe(true);
+    expect(hits('rm -rf /', '$(printf "rm -rf") /')).toBe(true);
+    expect(hits('git push --force *', '$X --force')).toBe(true);
+    expect(hits('rm -rf /', 'rm${IFS}-rf${IFS}/')).toBe(true);
+    expect(hits('anything at all', '$X')).toBe(true);
+    expect(hits('anything at all', '"$X"')).toBe(false);
+    expect(allowed(['*'], '$X')).toBe(false);
   });
 
   it('lets * alone match any command', () => {
@@ -209,7 +245,10 @@ describe('deny and ask (any mode)', () => {
   it('matches the readable words of unknowable parts', () => {
     expect(hits('eval *', 'eval "$X"')).toBe(true);
     expect(hits('bash -c *', 'bash -c "$SCRIPT"')).toBe(true);
-    expect(hits('rm *', '$X rm')).toBe(false);
+    // `$X` may be `rm -rf` (unquoted, it may split), and quoted it may be `rm`
+    expect(hits('rm *', '$X rm')).toBe(true);
+    expect(hits('rm *', '"$X" rm')).toBe(true);
+    expect(hits('rm -rf *', '"$X" rm')).toBe(false);
   });
 
   it('keeps quoted arguments literal', () => {
@@ -362,9 +401,10 @@ describe('option words of a program in the options table', () => {
   });
 
   it('read subcommand options with the subcommand', () => {
-    for (const c of ['git push --force', 'git push -f origin', 'git push origin main -f', 'git -C . push --force', 'git push -fu origin', 'git push --for'])
+    // a `+` refspec forces too: the part has a view with `--force` (wrappers.ts)
+    for (const c of ['git push --force', 'git push -f origin', 'git push origin main -f', 'git -C . push --force', 'git push -fu origin', 'git push --for', 'git push origin +main'])
       expect(hits('git push --force *', c), c).toBe(true);
-    for (const c of ['git push', 'git push --force-with-lease', 'git push origin +main', 'git -c x=--force push'])
+    for (const c of ['git push', 'git push --force-with-lease', 'git -c x=--force push'])
       expect(hits('git push --force *', c), c).toBe(false);
     for (const c of ['git reset --hard', 'git reset HEAD~1 --hard', 'git reset --har', 'git -C . reset -q --hard'])
       expect(hits('git reset --hard *', c), c).toBe(true);

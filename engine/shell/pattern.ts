@@ -16,6 +16,7 @@
  * word, as written.
  */
 import {
+  braceWords,
   decodeAnsiC,
   isAssignmentName,
   isDigit,
@@ -274,9 +275,14 @@ export function globMatch(segments: readonly string[], value: string): boolean {
   return value.endsWith(last);
 }
 
-function matchWord(p: PatternWord, w: ShellWord): boolean {
+/**
+ * A pattern word against a view's word. A word computed when the command runs (`$x`, `$(cmd)`,
+ * find's `{}`, the words xargs reads) may hold any text: it matches every pattern word when `any`
+ * (deny and ask read it at its worst), and none otherwise (an allow covers only what it names).
+ */
+function matchWord(p: PatternWord, w: ShellWord, any = false): boolean {
   if (p.kind === 'star') return true;
-  if (w.dynamic) return false;
+  if (w.dynamic) return any;
   return p.kind === 'literal' ? w.value === p.value : globMatch(p.segments, w.value);
 }
 
@@ -306,7 +312,7 @@ function matchPlain(pattern: readonly PatternWord[], words: readonly ShellWord[]
   const fixed = open ? pattern.length - 1 : pattern.length;
   if (open ? words.length < fixed : words.length !== fixed) return false;
   for (let i = 0; i < fixed; i++) {
-    const ok = i === 0 ? matchProgram(pattern[i]!, words[i]!, mode) : matchWord(pattern[i]!, words[i]!);
+    const ok = i === 0 ? matchProgram(pattern[i]!, words[i]!, mode) : matchWord(pattern[i]!, words[i]!, mode === 'any');
     if (!ok) return false;
   }
   return true;
@@ -493,42 +499,67 @@ function sameOption(p: OptionPattern, u: OptionUse): boolean {
 }
 
 /** Words `from` to `to` of a view against a sequence of pattern words (a final `*` matches the rest). */
-function matchSequence(pattern: readonly PatternWord[], words: readonly ShellWord[], from: number, to: number): boolean {
+function matchSequence(pattern: readonly PatternWord[], words: readonly ShellWord[], from: number, to: number, any: boolean): boolean {
   const open = pattern.length > 0 && pattern[pattern.length - 1]!.kind === 'star';
   const fixed = open ? pattern.length - 1 : pattern.length;
   const n = to - from;
   if (open ? n < fixed : n !== fixed) return false;
-  for (let k = 0; k < fixed; k++) if (!matchWord(pattern[k]!, words[from + k]!)) return false;
+  for (let k = 0; k < fixed; k++) if (!matchWord(pattern[k]!, words[from + k]!, any)) return false;
   return true;
 }
 
-function valueMatches(p: OptionPattern, u: OptionUse, words: readonly ShellWord[]): boolean {
+function valueMatches(p: OptionPattern, u: OptionUse, words: readonly ShellWord[], any: boolean): boolean {
   if (p.values !== null) {
-    if (u.valueAt >= 0) return matchSequence(p.values, words, u.valueAt, u.valueEnd);
-    return u.offset >= 0 && p.values.length === 1 && attachedMatches(p.values[0]!, words[u.at]!, u.offset);
+    if (u.valueAt >= 0) return matchSequence(p.values, words, u.valueAt, u.valueEnd, any);
+    return u.offset >= 0 && p.values.length === 1 && attachedMatches(p.values[0]!, words[u.at]!, u.offset, any);
   }
   const want = p.value;
   if (want === null) return true;
-  if (u.valueAt >= 0) return u.valueEnd === u.valueAt + 1 && matchWord(want, words[u.valueAt]!);
-  if (u.offset >= 0) return attachedMatches(want, words[u.at]!, u.offset);
+  if (u.valueAt >= 0) return u.valueEnd === u.valueAt + 1 && matchWord(want, words[u.valueAt]!, any);
+  if (u.offset >= 0) return attachedMatches(want, words[u.at]!, u.offset, any);
   return false;
 }
 
 /** The value attached to word `w` from `offset` on, against a pattern word. */
-function attachedMatches(want: PatternWord, w: ShellWord, offset: number): boolean {
+function attachedMatches(want: PatternWord, w: ShellWord, offset: number, any: boolean): boolean {
   if (want.kind === 'star') return true;
-  if (w.dynamic) return false;
+  if (w.dynamic) return any;
   if (want.kind === 'literal') return w.value.length - offset === want.value.length && w.value.startsWith(want.value, offset);
   return globMatch(want.segments, w.value.slice(offset));
 }
 
-function covered(options: readonly OptionPattern[], u: OptionUse, words: readonly ShellWord[]): boolean {
-  for (let k = 0; k < options.length; k++) if (sameOption(options[k]!, u) && valueMatches(options[k]!, u, words)) return true;
+function covered(options: readonly OptionPattern[], u: OptionUse, words: readonly ShellWord[], any: boolean): boolean {
+  for (let k = 0; k < options.length; k++) if (sameOption(options[k]!, u) && valueMatches(options[k]!, u, words, any)) return true;
   return false;
 }
 
-/** An option-aware pattern against a view's reading. */
-function matchReading(c: Extract<Compiled, { kind: 'options' }>, r: Reading, words: readonly ShellWord[], mode: 'any' | 'allow'): boolean {
+/**
+ * An option-aware pattern against a view's reading. `loose`: the view's program word was computed
+ * and may have split into more words, which could set any option: the pattern's options need not
+ * be found.
+ *
+ * For deny and ask, a computed operand where an option may stand (`unsure`: `rm "$x" /`) may be
+ * an option instead: read as an operand, or as any options the pattern names. One that may split
+ * (`$x` unquoted) may be both at once.
+ */
+function matchReading(c: Extract<Compiled, { kind: 'options' }>, r: Reading, words: readonly ShellWord[], mode: 'any' | 'allow', loose = false): boolean {
+  if (mode === 'allow' || !r.unsure.includes(true)) return readingMatches(c, r, words, mode, loose, r.operands);
+  const sure = r.operands.filter((_, k) => !r.unsure[k]);
+  if (r.operands.some((at, k) => r.unsure[k] && words[at]!.splits === true))
+    return readingMatches(c, r, words, mode, true, r.operands) || readingMatches(c, r, words, mode, true, sure);
+  return readingMatches(c, r, words, mode, loose, r.operands) || readingMatches(c, r, words, mode, true, sure);
+}
+
+/** matchReading with the view's operands given (`operands`, indexes into `words`). */
+function readingMatches(
+  c: Extract<Compiled, { kind: 'options' }>,
+  r: Reading,
+  words: readonly ShellWord[],
+  mode: 'any' | 'allow',
+  loose: boolean,
+  operands: readonly number[],
+): boolean {
+  const any = mode === 'any';
   const pl = c.levels.length;
   const vl = r.levels.length;
   if (vl < pl) return false;
@@ -536,10 +567,10 @@ function matchReading(c: Extract<Compiled, { kind: 'options' }>, r: Reading, wor
   // a deeper subcommand is covered only by a final `*` with no operand before it
   if (vl > pl && (!c.open || c.operands.length > 0)) return false;
   const uses = r.options;
-  for (let k = 0; k < c.options.length; k++) {
+  for (let k = 0; k < c.options.length && !loose; k++) {
     const p = c.options[k]!;
     let found = false;
-    for (let j = 0; j < uses.length && !found; j++) found = sameOption(p, uses[j]!) && valueMatches(p, uses[j]!, words);
+    for (let j = 0; j < uses.length && !found; j++) found = sameOption(p, uses[j]!) && valueMatches(p, uses[j]!, words, any);
     if (!found) return false;
   }
   const allow = mode === 'allow';
@@ -547,24 +578,31 @@ function matchReading(c: Extract<Compiled, { kind: 'options' }>, r: Reading, wor
   const depth = pl - 1;
   for (let k = 0; k < uses.length; k++) {
     const u = uses[k]!;
-    if (covered(c.options, u, words)) continue;
+    if (covered(c.options, u, words, any)) continue;
     if (allow && r.optionSensitive![k]) return false;
     if (c.open) continue;
     // the global options of the levels above the pattern's subcommand are looked through
     if ((u.def !== null ? u.def.depth : u.depth) < depth) continue;
     return false;
   }
+  if (!operandsMatch(c, operands, words, any)) return false;
+  if (allow) {
+    const pn = c.operands.length;
+    for (let k = 0; k < r.operands.length; k++) if (r.operandSensitive![k] && (k >= pn || c.operands[k]!.kind === 'star')) return false;
+  }
+  return true;
+}
+
+/** The operands of a view (indexes into `words`) against the pattern's. */
+function operandsMatch(c: Extract<Compiled, { kind: 'options' }>, operands: readonly number[], words: readonly ShellWord[], any: boolean): boolean {
   const pn = c.operands.length;
-  const vn = r.operands.length;
+  const vn = operands.length;
   if (c.open ? vn < pn : vn !== pn) return false;
   for (let k = 0; k < pn; k++) {
-    const w = words[r.operands[k]!]!;
-    if (matchWord(c.operands[k]!, w)) continue;
+    const w = words[operands[k]!]!;
+    if (matchWord(c.operands[k]!, w, any)) continue;
     const path = c.paths !== null ? c.paths[k]! : null;
     if (path === null || w.dynamic || normalizePath(w.value) !== path) return false;
-  }
-  if (allow) {
-    for (let k = 0; k < vn; k++) if (r.operandSensitive![k] && (k >= pn || c.operands[k]!.kind === 'star')) return false;
   }
   return true;
 }
@@ -589,9 +627,70 @@ function plainCovers(pattern: readonly PatternWord[], words: readonly ShellWord[
 export function matchWords(pattern: readonly PatternWord[], words: readonly ShellWord[], mode: 'any' | 'allow'): boolean {
   if (pattern.length === 0 || words.length === 0) return false;
   const c = compiledOf(pattern);
+  if (mode === 'any' && words[0]!.dynamic) return matchComputedProgram(pattern, c, words);
   if (c.kind === 'words') return matchPlain(pattern, words, mode) && (mode === 'any' || !c.check || plainCovers(pattern, words));
   if (!matchProgram(pattern[0]!, words[0]!, mode)) return false;
-  return matchReading(c, viewReading(c.root, words), words, mode);
+  const r = viewReading(c.root, words);
+  if (matchReading(c, r, words, mode)) return true;
+  return mode === 'any' && matchComputedSubcommand(c, r, words);
+}
+
+/**
+ * For deny and ask: a computed word where the pattern names a subcommand (`git $x --force` for
+ * `git push --force *`) may be that subcommand.
+ */
+function matchComputedSubcommand(c: Extract<Compiled, { kind: 'options' }>, r: Reading, words: readonly ShellWord[]): boolean {
+  let depth = r.levels.length;
+  let reading = r;
+  let as = words;
+  while (depth < c.levels.length) {
+    for (let k = 1; k < depth; k++) if (reading.levels[k] !== c.levels[k]) return false;
+    const at = reading.operands[0];
+    if (at === undefined || !reading.unsure[0]) return false;
+    const next = as.slice();
+    next[at] = { value: c.levels[depth]!.name, dynamic: false };
+    as = next;
+    reading = readWords(c.root, as);
+    if (reading.levels.length <= depth) return false;
+    depth = reading.levels.length;
+    if (matchReading(c, reading, as, 'any')) return true;
+  }
+  return false;
+}
+
+/**
+ * For deny and ask, a view whose program word is computed when the command runs (`$x -rf /`,
+ * `r$(:)m -rf /`, `$(printf rm) -rf /`) may run any program: the pattern matches when the rest of
+ * the view's words match the rest of the pattern, read with the pattern's program's options. A
+ * word that may split (unquoted) may also hold the pattern's next words and any of its options,
+ * and standing alone (`rm${IFS}-rf${IFS}/`) it may be any command at all.
+ */
+function matchComputedProgram(pattern: readonly PatternWord[], c: Compiled, words: readonly ShellWord[]): boolean {
+  // a brace expansion alone is known: the part's alternate view holds the words it gives
+  if (braceWords(words[0]!.value) !== null) return false;
+  const splits = words[0]!.splits === true;
+  if (splits && words.length === 1) return true;
+  if (c.kind === 'options') {
+    const as: ShellWord[] = words.slice();
+    as[0] = { value: (pattern[0] as { value: string }).value, dynamic: false };
+    if (matchReading(c, readWords(c.root, as), as, 'any', splits)) return true;
+    if (!splits || c.levels.length < 2) return false;
+    // the word may hold the subcommands too (`$x --force` for `git push --force *`)
+    const subs: ShellWord[] = c.levels.slice(1).map((l) => ({ value: l.name, dynamic: false }));
+    const with_ = [as[0]!, ...subs, ...words.slice(1)];
+    return matchReading(c, readWords(c.root, with_), with_, 'any', true);
+  }
+  const rest = words.length - 1;
+  for (let k = 1; k <= (splits ? pattern.length : 1); k++) {
+    const open = pattern[pattern.length - 1]!.kind === 'star';
+    const fixed = (open ? pattern.length - 1 : pattern.length) - k;
+    if (fixed < 0) return open;
+    if (open ? rest < fixed : rest !== fixed) continue;
+    let ok = true;
+    for (let i = 0; i < fixed && ok; i++) ok = matchWord(pattern[k + i]!, words[1 + i]!, true);
+    if (ok) return true;
+  }
+  return false;
 }
 
 export function matchPart(pattern: readonly PatternWord[], part: CommandPart, mode: 'any' | 'allow'): boolean {
@@ -626,18 +725,22 @@ export function patternKeyWord(pattern: readonly PatternWord[]): string | null {
   return second !== undefined && second.kind === 'literal' ? second.value : null;
 }
 
-/** The word of a view that pairs with its program in the index (see patternKeyWord), or null. */
-export function keyWord(words: readonly ShellWord[]): string | null {
+/**
+ * The word of a view that pairs with its program in the index (see patternKeyWord): null when it
+ * has none, undefined when that word is computed when the command runs (it may be any word, so
+ * every pair of the program may match).
+ */
+export function keyWord(words: readonly ShellWord[]): string | null | undefined {
   const root = viewGrammar(words);
   if (root === undefined || root.subcommands === null) {
     const w1 = words[1];
-    return w1 !== undefined && !w1.dynamic ? w1.value : null;
+    return w1 === undefined ? null : w1.dynamic ? undefined : w1.value;
   }
   const r = viewReading(root, words);
   if (r.levels.length > 1) return r.levels[1]!.name;
   const at = r.operands[0] ?? -1;
   const w = at >= 0 ? words[at] : undefined;
-  return w !== undefined && !w.dynamic ? w.value : null;
+  return w === undefined ? null : w.dynamic ? undefined : w.value;
 }
 
 /** Options a pattern names that its program does not have (`rm -Q *`), and the program's level. */
@@ -719,7 +822,7 @@ export function uncoveredWord(pattern: readonly PatternWord[], words: readonly S
   const named = c.kind === 'options' ? c.options : [];
   for (let k = 0; k < r.options.length; k++) {
     const u = r.options[k]!;
-    if (r.optionSensitive![k] && !covered(named, u, words)) return { word: words[u.at]!.value, kind: 'option', effect: effectOf(r, u, k) };
+    if (r.optionSensitive![k] && !covered(named, u, words, false)) return { word: words[u.at]!.value, kind: 'option', effect: effectOf(r, u, k) };
   }
   for (let k = 0; k < r.operands.length; k++) {
     if (r.operandSensitive![k]) return { word: words[r.operands[k]!]!.value, kind: 'operand', effect: effectOf(r, null, k) };

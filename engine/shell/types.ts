@@ -5,6 +5,11 @@ export interface ShellWord {
   value: string;
   /** True when the value cannot be known statically ($VAR, $(...), backticks, ...). */
   dynamic: boolean;
+  /**
+   * Set on a computed word that word splitting or brace expansion may turn into several words
+   * (`$x`, `$(cmd)`, `{a,b}` unquoted; not `"$x"`). Absent otherwise.
+   */
+  splits?: true;
 }
 
 export interface CommandView {

@@ -216,3 +216,71 @@ describe('commands run by other commands', () => {
     ]);
   });
 });
+
+describe("zsh's precommand modifier -", () => {
+  it('is looked through, but not neutrally: in bash `- cmd` runs a program named `-`', () => {
+    expect(views('- rm -rf /')).toEqual(['|neutral|- rm -rf /', '-|privileged|rm -rf /']);
+    expect(views('noglob - git status')).toEqual(['|neutral|noglob - git status', 'noglob|privileged|- git status', 'noglob+-|privileged|git status']);
+  });
+
+  it('reads a -c script that starts with it, which the shell would refuse as options', () => {
+    const parts = analyzeCommand("zsh -c '- rm -rf /'").parts;
+    expect(parts.map((p) => p.text)).toEqual(["zsh -c '- rm -rf /'", '- rm -rf /']);
+    expect(parts[1]!.views.map((v) => v.words.map((w) => w.value).join(' '))).toEqual(['- rm -rf /', 'rm -rf /']);
+    // options after -c are still options
+    expect(analyzeCommand("bash -c -x 'rm -rf /'").parts.map((p) => p.text)).toEqual(["bash -c -x 'rm -rf /'", 'rm -rf /']);
+  });
+});
+
+describe('git', () => {
+  /** The alternate views of a git command's part, as `wrappers|words` (option values that run code are parts after it). */
+  function alternates(command: string): string[] {
+    return analyzeCommand(command)
+      .parts[0]!.views.filter((v) => v.alternate === true)
+      .map((v) => `${v.wrappers.join('+')}|${v.words.map((w) => (w.dynamic ? '~' : '') + w.value).join(' ')}`);
+  }
+
+  it('sees a push of a + refspec as a push with --force', () => {
+    expect(alternates('git push origin +main')).toEqual(['+refspec|git push --force origin +main']);
+    expect(alternates('git -C . push -u origin +HEAD:main')).toEqual(['+refspec|git -C . push --force -u origin +HEAD:main']);
+    expect(alternates('git push origin "+$B"')).toEqual(['+refspec|git push --force origin ~+$B']);
+    expect(alternates('sudo git push origin +main')).toEqual(['sudo++refspec|git push --force origin +main']);
+    for (const c of ['git push origin main', 'git push origin main:a+b', 'git push -o +x origin main', 'git log +x', 'git push origin $B'])
+      expect(alternates(c), c).toEqual([]);
+    expect(only('git push origin +main').views.every((v) => v.alternate !== true || !v.neutral)).toBe(true);
+  });
+
+  it('expands an alias set with -c, also in chains and in capitals, but never one that hides a git command', () => {
+    expect(alternates('git -c alias.p=push p')).toEqual(['alias|git -c alias.p=push push']);
+    expect(alternates("git -c alias.p='push --force' p origin")).toEqual(['alias|git -c alias.p=push --force push --force origin']);
+    expect(alternates('git -c alias.a=b -c alias.b=push a x')).toEqual(['alias|git -c alias.a=b -c alias.b=push b x', 'alias|git -c alias.a=b -c alias.b=push push x']);
+    expect(alternates('git -c Alias.P=push p')).toEqual(['alias|git -c Alias.P=push push']);
+    expect(alternates(`git -c 'alias.p=push "a b"' p`)).toEqual(['alias|git -c alias.p=push "a b" push a b']);
+    expect(alternates('git -c alias.p=push -c alias.p=pull p')).toEqual(['alias|git -c alias.p=push -c alias.p=pull pull']);
+    expect(alternates('git -c alias.p=push p origin +main')).toEqual(['alias|git -c alias.p=push push origin +main', '+refspec|git -c alias.p=push push --force origin +main']);
+    expect(alternates('git -c alias.status=push status')).toEqual([]);
+    expect(alternates('git -c alias.p=push q')).toEqual([]);
+  });
+
+  it('reads a shell alias as a script with the words after it, and makes a computed alias unknowable', () => {
+    const parts = analyzeCommand("git -c 'alias.x=!rm -rf' x / 'a b'").parts;
+    expect(parts.map((p) => p.text)).toEqual(["git -c 'alias.x=!rm -rf' x / 'a b'", 'rm -rf', "rm -rf / 'a b'"]);
+    const first = (c: string) => analyzeCommand(c).parts[0]!;
+    expect(first('git -c "alias.p=$X" p').unknowable).toBe('`git` runs the alias `p`, whose value is known only when the command runs');
+    expect(first('git --config-env alias.p=V p').unknowable).toBe('`git` runs the alias `p`, whose value is known only when the command runs');
+    expect(first("git -c 'alias.p=push \"x' p").unknowable).toBe('`git` cannot split the alias `p`');
+    expect(first('git -c "alias.p=$X" status').unknowable).toBeNull();
+  });
+});
+
+describe('less +CMD', () => {
+  it('reads the shell commands among its commands as scripts whose parts follow', () => {
+    for (const c of ["less '+!rm -rf /' f", "less '++!rm -rf /' f", "less '+G!rm -rf /' f", "less '+#rm -rf /' f", "less '+|arm -rf /' f"]) {
+      const parts = analyzeCommand(c).parts;
+      expect(parts.map((p) => p.text), c).toEqual([c, 'rm -rf /']);
+      expect(parts[1]!.transparent, c).toBe(true);
+    }
+    expect(analyzeCommand('less +G f').parts).toHaveLength(1);
+    expect(analyzeCommand("less '+/!rm -rf' f").parts).toHaveLength(1);
+  });
+});

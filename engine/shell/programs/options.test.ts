@@ -95,7 +95,7 @@ describe('the options table', () => {
     ['find', '-fls', 'writes'], ['tar', '--to-command', 'runs'], ['tar', '-I', 'runs'], ['tar', '--use-compress-program', 'runs'],
     ['tar', '--checkpoint-action', 'runs'], ['tar', '-F', 'runs'], ['tar', '--info-script', 'runs'], ['tar', '--rmt-command', 'runs'],
     ['tar', '--rsh-command', 'runs'], ['npm', '--script-shell', 'runs'], ['rsync', '-e', 'runs'], ['rsync', '--rsh', 'runs'],
-    ['rsync', '--rsync-path', 'runs'], ['ssh', '-o', 'runs'], ['ssh', '-F', 'runs'], ['less', '+', 'runs'], ['vim', '-c', 'runs'],
+    ['rsync', '--rsync-path', 'runs'], ['ssh', '-o', 'runs'], ['ssh', '-F', 'runs'], ['vim', '-c', 'runs'],
     ['vim', '--cmd', 'runs'], ['vim', '-S', 'runs'], ['vim', '+', 'runs'], ['sed', '-i', 'writes'], ['sed', '--in-place', 'writes'],
     ['sed', '-f', 'runs'], ['awk', '-f', 'runs'], ['dd', 'of=', 'writes'], ['curl', '-o', 'writes'], ['curl', '-O', 'writes'],
     ['curl', '--output', 'writes'], ['wget', '-O', 'writes'], ['cp', '-t', 'writes'], ['make', '-f', 'runs'], ['make', '--eval', 'runs'],
@@ -109,8 +109,9 @@ describe('the options table', () => {
     });
   }
 
-  it('marks the scripts of sed and awk, and the operands that are written', () => {
+  it('marks the scripts of sed and awk, the commands of `less +`, and the operands that are written', () => {
     expect(optionAt(levelOf('sed'), '-e')!.script).toBe('sed');
+    expect(optionAt(levelOf('less'), '+')!.script).toBe('less');
     expect(levelOf('sed').operands.map((o) => [o.which, o.script])).toEqual([['first', 'sed']]);
     expect(levelOf('awk').operands.map((o) => [o.which, o.script])).toEqual([['first', 'awk']]);
     for (const p of ['tee']) expect(levelOf(p).operands.map((o) => [o.which, o.kind]), p).toEqual([['all', 'writes']]);

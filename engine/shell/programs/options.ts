@@ -15,8 +15,8 @@ export type ValueKind = 'none' | 'required' | 'optional' | 'optional-number' | '
 /** What a sensitive option or operand does: runs a program (or code), or writes a file. */
 export type EffectKind = 'runs' | 'writes';
 
-/** Languages of scripts that dshpolicy reads to tell whether they run or write (programs/scripts.ts). */
-export type ScriptLanguage = 'sed' | 'awk';
+/** Languages of scripts that dshpolicy reads to tell whether they run or write (programs/scripts.ts); `less`: the commands of `less +CMD`. */
+export type ScriptLanguage = 'sed' | 'awk' | 'less';
 
 export interface OptionEntry {
   /**

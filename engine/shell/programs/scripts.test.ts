@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scriptIsHarmless } from './scripts.js';
+import { scriptIsHarmless, scriptShellCommands } from './scripts.js';
 
 describe('sed scripts', () => {
   it('reads printing, deleting and substituting scripts as harmless', () => {
@@ -28,5 +28,28 @@ describe('awk programs', () => {
       '{print $1 >> "/tmp/x"}', '{printf("%s", $0) > "f"}', '@load "filefuncs"', '@include "x.awk"', 'BEGIN{cmd="x"; cmd |& getline}',
       '$1 > 0 || $2 > 0', '{print "unterminated}'])
       expect(scriptIsHarmless('awk', s), s).toBe(false);
+  });
+});
+
+describe('the commands of less +CMD', () => {
+  it('reads moving, searching and quitting as harmless', () => {
+    for (const s of ['G', 'g', '10g', '50%', 'F', '+G', '/pattern', '?back', '/a!b', '/x\nG', '&filter', 'n', 'q', '', 'R'])
+      expect(scriptIsHarmless('less', s), s).toBe(true);
+  });
+
+  it('reads shell commands, pipes, the editor, saving and option changes as harmful', () => {
+    for (const s of ['!rm -rf /', '+!id', '#id', '|aid', 'v', 'sout.txt', '-o log', 'G!id', ':e x', 'E', '/x\n!id', 'h', 'm'])
+      expect(scriptIsHarmless('less', s), s).toBe(false);
+  });
+
+  it('gives the shell commands it runs', () => {
+    expect(scriptShellCommands('less', '!rm -rf /')).toEqual(['rm -rf /']);
+    expect(scriptShellCommands('less', '++!rm -rf /')).toEqual(['rm -rf /']);
+    expect(scriptShellCommands('less', 'G!date\n#id')).toEqual(['date', 'id']);
+    expect(scriptShellCommands('less', '|aid')).toEqual(['id']);
+    expect(scriptShellCommands('less', '/a!b')).toEqual([]);
+    // after a command the reader does not know, any `!` may start one
+    expect(scriptShellCommands('less', ':x!id')).toEqual(['id']);
+    expect(scriptShellCommands('sed', '1e id')).toEqual([]);
   });
 });

@@ -1,14 +1,70 @@
 /**
- * Whether a sed or awk script can run a program or write a file. Both languages can (sed's `e`
- * and `w` commands and the `e` and `w` flags of `s`; awk's `system()`, pipes and `print >`), so
- * the options table marks their scripts as running code, except the scripts read here as
- * harmless. Each reader is conservative: whatever it does not recognise counts as harmful.
+ * Whether a sed or awk script, or the commands `less +CMD` runs at its start, can run a program or
+ * write a file. All can (sed's `e` and `w` commands and the `e` and `w` flags of `s`; awk's
+ * `system()`, pipes and `print >`; less's `!`, `|`, `v` and `s`), so the options table marks them
+ * as running code, except the scripts read here as harmless. Each reader is conservative:
+ * whatever it does not recognise counts as harmful.
  */
 import type { ScriptLanguage } from './options.js';
 
 /** True when the script provably neither runs a program nor writes a file. */
 export function scriptIsHarmless(language: ScriptLanguage, script: string): boolean {
+  if (language === 'less') return readLess(script).harmless;
   return language === 'sed' ? sedIsHarmless(script) : awkIsHarmless(script);
+}
+
+/** The shell commands a script runs, as far as the reader can tell (less's `!cmd`); empty for the other languages. */
+export function scriptShellCommands(language: ScriptLanguage, script: string): string[] {
+  return language === 'less' ? readLess(script).shell : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// less: the commands of `+CMD` (and `++CMD`), read as if typed at the start
+
+/** Commands that move, search again, redisplay or quit: they neither run nor write. */
+const LESS_SAFE = new Set([...'gGp%FRrjkeydufbzwJKYnNqQ= ']);
+
+/** The end of the line of text that starts at `i` (a search pattern, a shell command): the index of its `\n` or `\r`, or the end. */
+function lessLineEnd(s: string, i: number): number {
+  while (i < s.length && s[i] !== '\n' && s[i] !== '\r') i++;
+  return i;
+}
+
+/**
+ * Reads the commands less runs at its start: harmless when they only move and search; the shell
+ * commands of `!cmd`, `#cmd` (the same, with prompt expansion) and `|Xcmd` (a pipe from mark X).
+ * After a command it does not know, every `!`, `#` and `|` further on may start a shell command.
+ */
+function readLess(script: string): { harmless: boolean; shell: string[] } {
+  const s = script.startsWith('+') ? script.slice(1) : script; // `++CMD`: for every file
+  const shell: string[] = [];
+  let harmless = true;
+  let i = 0;
+  while (i < s.length) {
+    while (isDigitChar(s[i])) i++;
+    const c = s[i];
+    if (c === undefined) break;
+    if (LESS_SAFE.has(c) || c === '\n' || c === '\r') {
+      i++;
+    } else if (c === '/' || c === '?' || c === '&') {
+      // a search or filter pattern, up to the end of its line
+      i = lessLineEnd(s, i + 1);
+    } else if (c === '!' || c === '#' || c === '|') {
+      harmless = false;
+      const from = c === '|' ? i + 2 : i + 1;
+      const end = lessLineEnd(s, from);
+      shell.push(s.slice(Math.min(from, end), end));
+      i = end;
+    } else {
+      harmless = false;
+      for (let k = i + 1; k < s.length; k++) {
+        const d = s[k];
+        if (d === '!' || d === '#' || d === '|') shell.push(s.slice(k + 1, lessLineEnd(s, k + 1)));
+      }
+      break;
+    }
+  }
+  return { harmless, shell };
 }
 
 // ---------------------------------------------------------------------------------------------
