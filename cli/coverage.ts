@@ -153,7 +153,9 @@ function reached(rule: Rule, events: readonly PolicyEvent[], keep: { selectors: 
   let n = 0;
   for (const e of events) {
     const m = match(policy, e);
-    if (m.trace.has(rule.id) || m.pending.some((p) => p.rule.id === rule.id)) n++;
+    // a `Read` or `Write` rule also judges the files a command reads or writes: those events are the command's tool's cases
+    const t = m.trace.get(rule.id);
+    if ((t !== undefined && !t.note?.startsWith('a file the command')) || m.pending.some((p) => p.rule.id === rule.id)) n++;
   }
   return n;
 }

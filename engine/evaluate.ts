@@ -10,6 +10,8 @@ import { agentMatcherSelects, ifSelects, indexFor, selectorMatches, type Compile
 import { EventView } from './fields.js';
 import { matchCommandPart, type CommandPart } from './shell/index.js';
 import { judgeWrites, writesFiles, type WriteJudgement } from './writes.js';
+import { judgeReads, READ_TOOL, type ReadQuery } from './reads.js';
+import { SHELL_TOOLS } from './tools.js';
 import { MAX_REGEX_INPUT, regexFailures } from './match/index.js';
 
 export interface TraceEntry {
@@ -101,9 +103,11 @@ function hitOf(cr: CompiledRule, effect: HitEffect): Hit {
   return h;
 }
 
-/** Matches every candidate rule against the event. Never runs hooks. */
-export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
-  const view = new EventView(event);
+/**
+ * Matches every candidate rule against the event. Never runs hooks. `view` is the event's view; the
+ * reads of a command give one that reads its paths otherwise (a search of a directory).
+ */
+export function match(policy: CompiledPolicy, event: PolicyEvent, view: EventView = new EventView(event)): Matched {
   const seam = event.seam;
   const hits: Hit[] = [];
   // Made at the first entry: most events match no rule.
@@ -159,6 +163,16 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
         hits.push(h);
         trace ??= new Map();
         if (!trace.has(h.rule)) trace.set(h.rule, { rule: h.rule, effect: h.effect, outcome: 'outranked', reason: h.reason!, note: 'a file the command writes' });
+      }
+    }
+    // The files a shell command reads (input redirections, and what its programs read) are judged by
+    // the `Read` rules, for deny and ask only, when some deny or ask applies to `Read` at all.
+    if (parts !== undefined && SHELL_TOOLS.includes(event.tool) && readsJudged(policy)) {
+      const cache = readCacheOf(policy);
+      for (const h of judgeReads(parts, event, (read) => cache.hits(policy, read)).hits) {
+        hits.push(h);
+        trace ??= new Map();
+        if (!trace.has(h.rule)) trace.set(h.rule, { rule: h.rule, effect: h.effect, outcome: 'outranked', reason: h.reason!, note: 'a file the command reads' });
       }
     }
   }
@@ -223,6 +237,60 @@ export function match(policy: CompiledPolicy, event: PolicyEvent): Matched {
   }
   // A `run` rule's outcome is traced after its hook runs: its events get a trace of their own.
   return { seam, hits, trace: trace ?? (pending.length > 0 ? new Map() : NO_TRACE), pending, continuations, diagnostics };
+}
+
+/** Whether some deny or ask rule applies to `Read` events: only then are a command's reads judged. */
+function readsJudged(policy: CompiledPolicy): boolean {
+  return indexFor(policy, 'pre-tool', READ_TOOL).strictest !== null;
+}
+
+/**
+ * The hits of recent `Read` events of commands' reads, per policy, by the call's session fields and
+ * then the read (reads.ts `ReadQuery`): agents read the same files again and again.
+ */
+const readCaches = new WeakMap<CompiledPolicy, ReadCache>();
+const READ_CACHE_SIZE = 1024;
+
+class ReadCache {
+  /** The last call (whose session fields the reads share), its session's key and its reads. */
+  private last: PolicyEvent | undefined;
+  private lastKey = '';
+  private reads = new Map<string, Hit[]>();
+  private readonly sessions = new Map<string, Map<string, Hit[]>>();
+  private size = 0;
+
+  /** The hits of the `Read` event of one read, kept while nothing went wrong matching it. */
+  hits(policy: CompiledPolicy, read: ReadQuery): Hit[] {
+    const call = read.call;
+    const last = this.last;
+    if (last === undefined || call.cwd !== last.cwd || call.home !== last.home || call.session !== last.session || call.permission_mode !== last.permission_mode) {
+      this.last = call;
+      this.lastKey = `${call.cwd ?? ''}\u0000${call.home ?? ''}\u0000${call.session ?? ''}\u0000${call.permission_mode ?? ''}`;
+      let reads = this.sessions.get(this.lastKey);
+      if (reads === undefined) this.sessions.set(this.lastKey, (reads = new Map()));
+      this.reads = reads;
+    }
+    const kept = this.reads.get(read.key);
+    if (kept !== undefined) return kept;
+    const m = match(policy, read.event(), read.view());
+    // a regex that failed, a field past a limit: not kept, so it is met again
+    if (m.diagnostics.length === 0) {
+      if (this.size >= READ_CACHE_SIZE) {
+        this.sessions.clear();
+        this.sessions.set(this.lastKey, (this.reads = new Map()));
+        this.size = 0;
+      }
+      this.reads.set(read.key, m.hits);
+      this.size++;
+    }
+    return m.hits;
+  }
+}
+
+function readCacheOf(policy: CompiledPolicy): ReadCache {
+  let cache = readCaches.get(policy);
+  if (cache === undefined) readCaches.set(policy, (cache = new ReadCache()));
+  return cache;
 }
 
 /** The rule id of the decision given to a command past a cap of the analysis. */

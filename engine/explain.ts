@@ -15,6 +15,7 @@ import {
   compileExpr,
   compileSelector,
   ifSelects,
+  indexFor,
   selectorMatches,
   type CompiledPolicy,
   type CompiledRule,
@@ -24,6 +25,8 @@ import { asText, EventView } from './fields.js';
 import { matchCommandPart, type CommandPart } from './shell/index.js';
 import { uncoveredWord, type PatternWord, type Uncovered } from './shell/pattern.js';
 import { agentEventInfo } from './agent-events.js';
+import { describeReads, partReads, READ_TOOL } from './reads.js';
+import { SHELL_TOOLS } from './tools.js';
 import { compileToolGlob } from './match/index.js';
 import { evaluate, evaluateSync, type Decision, type HookRunner, type TraceEntry } from './evaluate.js';
 import { agentEventCandidates, agentMatcherSelectsEvent, evaluateAgentEvent, agentEventMatchValue, agentEventToolCall, type AgentEventDecision, type AnyDecision } from './evaluate-agent.js';
@@ -65,6 +68,11 @@ export interface ExplainedPart {
   unknowable?: string;
   /** The files its redirections write: each is judged as a `Write` of that file. */
   writes?: string[];
+  /**
+   * The files it reads (its input redirections, what its programs read), each judged as a `Read`
+   * of that file for deny and ask; shown when the policy has deny or ask rules on `Read`.
+   */
+  reads?: string[];
   /** The part runs only the parts after it (`bash -c '...'`): an allow needs only those. */
   transparent?: boolean;
   /** The rules that fired and match this part (allow rules: those that cover it). */
@@ -384,6 +392,8 @@ function explainParts(policy: CompiledPolicy, view: EventView, fired: Set<string
   if (!analysis) return undefined;
   const tool = view.tool;
   const rules = candidates(policy, view.event.seam as Seam, tool).filter((cr) => fired.has(cr.rule.id));
+  // as match() judges them: a shell call's reads, when some deny or ask applies to `Read`
+  const reads = view.event.seam === 'pre-tool' && tool !== undefined && SHELL_TOOLS.includes(tool) && indexFor(policy, 'pre-tool', READ_TOOL).strictest !== null;
   return analysis.parts.map((part) => {
     const views = part.views;
     const last = views[views.length - 1];
@@ -395,6 +405,10 @@ function explainParts(policy: CompiledPolicy, view: EventView, fired: Set<string
     if (part.unknowable !== null) out.unknowable = part.unknowable;
     if (part.writes !== undefined || part.operandWrites !== undefined)
       out.writes = [...(part.operandWrites ?? []), ...(part.writes ?? [])].map((w) => clip(w.value, MAX_PART_TEXT));
+    if (reads) {
+      const read = describeReads(partReads(part));
+      if (read.length > 0) out.reads = read.map((r) => clip(r, MAX_PART_TEXT));
+    }
     if (part.transparent === true) out.transparent = true;
     out.rules = [];
     out.allowed = false;

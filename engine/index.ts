@@ -17,4 +17,5 @@ export { runTestCase, runTestCases, type TestResult } from './testcases.js';
 export * from './agent-events.js';
 export * from './evaluate-agent.js';
 export { explainEvent, explain, exprText, type Explanation, type ExplainedRule, type ExplainedPart, type SkippedRule, type SkipStage, type PartRule, type ExplainableDecision, type ExplainOptions } from './explain.js';
+export { partReads, type PartReads } from './reads.js';
 export { referencePolicy, evaluateReference, type ReferencePolicy, type ReferenceDecision } from './reference.js';

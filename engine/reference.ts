@@ -18,6 +18,8 @@ import { agentMatcherSelects, compileRule, ifSelects, selectorMatches, type Comp
 import { EventView } from './fields.js';
 import { cappedHit } from './evaluate.js';
 import { judgeWrites, writesFiles } from './writes.js';
+import { judgeReads, READ_TOOL } from './reads.js';
+import { SHELL_TOOLS } from './tools.js';
 import { matchCommandPart } from './shell/index.js';
 
 export interface ReferencePolicy {
@@ -60,9 +62,8 @@ function appliesTo(cr: CompiledRule, event: PolicyEvent): boolean {
   return cr.tools.some((t) => t.test(tool));
 }
 
-/** The hits of a `Write` event (no command, so no allows by command and no writes of its own). */
-function writeHits(rules: readonly CompiledRule[], event: PolicyEvent): Hit[] {
-  const view = new EventView(event);
+/** The hits of a `Write` or `Read` event (no command, so no allows by command and no writes or reads of its own). */
+function fileHits(rules: readonly CompiledRule[], event: PolicyEvent, view: EventView = new EventView(event)): Hit[] {
   const out: Hit[] = [];
   for (const cr of rules) {
     if (!appliesTo(cr, event)) continue;
@@ -74,6 +75,12 @@ function writeHits(rules: readonly CompiledRule[], event: PolicyEvent): Hit[] {
     out.push(hit(cr, r.effect as HitEffect));
   }
   return out;
+}
+
+/** Whether some deny or ask rule applies to `Read` events (by seam and tool). */
+function readRulesExist(rules: readonly CompiledRule[]): boolean {
+  const probe: PolicyEvent = { seam: 'pre-tool', tool: READ_TOOL, input: {} };
+  return rules.some((cr) => (cr.rule.effect === 'deny' || cr.rule.effect === 'ask') && appliesTo(cr, probe));
 }
 
 /** Evaluates an event by scanning every rule. Accepts an IR (compiled on the spot) or a prepared list. */
@@ -112,9 +119,13 @@ export function evaluateReference(policy: ReferencePolicy | PolicyIR, event: Pol
   if (event.seam === 'pre-tool') {
     const parts = view.commandAnalysis()?.parts;
     if (parts !== undefined && writesFiles(parts)) {
-      const judged = judgeWrites(parts, event, (writeEvent) => writeHits(rules, writeEvent));
+      const judged = judgeWrites(parts, event, (writeEvent) => fileHits(rules, writeEvent));
       for (const h of judged.hits) hits.push(h);
       writesAllowed = judged.allowed;
+    }
+    // The files a shell command reads, judged by the `Read` rules for deny and ask, when some deny or ask applies to `Read`.
+    if (parts !== undefined && SHELL_TOOLS.includes(event.tool) && readRulesExist(rules)) {
+      for (const h of judgeReads(parts, event, (read) => fileHits(rules, read.event(), read.view())).hits) hits.push(h);
     }
   }
 

@@ -43,7 +43,8 @@ export function generalNote(family: Family, rule: string, spec: string | null, c
         `\`Bash\` deny and ask rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: claude code compares a command's words joined by spaces, ` +
         `so a quoted word holding a blank stands for several words of a pattern${shown(ex(quoted(base, true) ?? ''))}, which the imported rules do not match. ` +
         'And where a command a deny rule names runs inside `bash -c` or `sh -c`, `eval` or `find -exec`, claude code asks instead of denying; the imported rule denies. ' +
-        'The imported rules also see the command `xargs` runs with the words it reads appended (`xargs git` as `git WORDS`)',
+        'The imported rules also see the command `xargs` runs with the words it reads appended (`xargs git` as `git WORDS`), ' +
+        'and read a word computed when the command runs at its worst: `$CMD -rf /` may be any program, `rm "$F"` may hold any option the rule names',
       help: 'add rules for the spellings that matter where the policy runs',
       comment: 'like every Bash deny and ask rule: quoted words holding blanks and nested scripts are read differently (see the note on the first one)',
     };
@@ -63,8 +64,9 @@ export function generalNote(family: Family, rule: string, spec: string | null, c
   }
   return {
     message:
-      `\`Read\` and \`Edit\` rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: claude code also applies them to files that bash commands it recognises read or write ` +
-      '(`cat .env` is denied by `Read(.env)`) and, as it documents, to the target of a symbolic link; it judges a Grep or Glob by the directory it names, where the imported deny ' +
+      `\`Read\` and \`Edit\` rules (${others(count)}, from \`${rule}\`) differ here, whatever they say: both apply them to the files bash commands read or write ` +
+      '(`cat .env` is denied by `Read(.env)`), claude code for the commands it recognises and dshpolicy for every file a command may read (input redirections, globs, recursive searches); ' +
+      'claude code also applies them, as it documents, to the target of a symbolic link; it judges a Grep or Glob by the directory it names, where the imported deny ' +
       'and ask rules also fire on a search that can reach a file they name (`Grep ~/.ssh` under `Read(~/.ssh/**)`) and fold case',
     help: 'add a `Bash` rule with the same paths for the commands that read or write these files, such as `deny Bash path ".env"`',
     comment: 'like every Read and Edit rule: bash file commands, searches and symbolic links are read differently (see the note on the first one)',

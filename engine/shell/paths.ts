@@ -29,7 +29,7 @@ export function homeRelative(value: string): string | null {
 }
 
 /** The path a word may name, or null when it names none (an option, a URL, empty text). */
-function pathOf(value: string): string | null {
+export function pathOf(value: string): string | null {
   if (value.length === 0 || value.length > 4096 || value.includes('\n')) return null;
   if (value.includes('://')) return null;
   const c = value.charCodeAt(0);

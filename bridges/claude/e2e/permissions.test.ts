@@ -112,10 +112,8 @@ function rows(): Row[] {
       name: 'bash differs: a middle `*` spanning five words', call: bash('git a b c d e main'), claude: 'deny',
       differs: { dshpolicy: 'none', code: 'import/approximate', says: 'for `git a b c d e main`, claude code matches it' },
     },
-    {
-      name: 'bash differs: a `*` inside a deny word against a variable', call: bash('make te$X'), claude: 'deny',
-      differs: { dshpolicy: 'none', code: 'import/approximate', says: 'a word holding a variable or a substitution' },
-    },
+    // a computed word may hold any text: deny reads it at its worst, as claude code's text match does here
+    { name: 'bash: a `*` inside a deny word matches a variable', call: bash('make te$X'), claude: 'deny' },
     { name: 'bash differs: allowed through `env`', call: bash('env A=1 make build'), claude: 'none', differs: general('allow', 'run through `env`') },
     { name: 'bash differs: allowed after an assignment', call: bash('A=1 make build'), claude: 'none', differs: general('allow', 'after variable assignments') },
     { name: 'bash differs: allowed as a `bash -c` script', call: bash('bash -c "make build"'), claude: 'none', differs: general('allow', 'as the script of `bash -c`') },
@@ -134,10 +132,7 @@ function rows(): Row[] {
     // A directory that does not exist: Claude Code runs its own `find`, not the stub. `-delete` is
     // an option that writes, which the imported `*` does not cover: as Claude Code, dshpolicy asks.
     { name: 'bash: `find -delete` is not allowed under `find:*`', call: bash('find ./no-such-dir -delete'), claude: 'none' },
-    {
-      name: 'bash differs: a Read deny also covers `cat`', call: bash('cat .env'), claude: 'deny',
-      differs: { dshpolicy: 'none', code: 'import/path-reading', says: '`cat .env` is denied by `Read(.env)`' },
-    },
+    { name: 'bash: a Read deny also covers `cat`', call: bash('cat .env'), claude: 'deny' },
     // Read, Edit and Write: every anchor kind
     { name: 'path: a bare name is denied at the top of the working directory', call: read('.env'), claude: 'deny' },
     { name: 'path: a bare name is denied deeper down', call: read('sub/.env'), claude: 'deny' },
