@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readSimpleCommands } from './fast.js';
 import { MAX_SHELL_DEPTH } from './lexer.js';
-import { parseCommands, withoutFastPath } from './parser.js';
+import { Parser, parseCommands, withoutFastPath } from './parser.js';
+import type { CommandPart } from './types.js';
 
 /** Pieces of command lines: what the fast path reads, and what makes it hand over to the parser. */
 const WORDS = [
@@ -13,6 +15,7 @@ const WORDS = [
   'find . -exec', '-execdir', '-ok', '\\;', ';', '+', '#', 'a#b', '#c', "'a b'", "'x", "''", '""', '"a b"', '"a\\"b"',
   '"\\$x"', '"a\\\\"', '"x\\\ny"', '"$HOME"', '"${x}"', '"$(id)"', '"`id`"', '"$\'x"', '"$"', '"a', "$'a\\tb'", '$"x"',
   '$x', '$HOME/bin', '${PATH}', '${x:-y}', '${x', '${a"b}', '${a$b}', '$1', '$?', '$$', '$@', '$', '$(id)', '`id`',
+  '${ id; }', '${|id;}', '${\tid;}', '"${ id; }"', '${ x',
   '$((1+2))', '\\ ', '\\n', '\\', '\\\n', 'a\\\nb', '>', '>>', '<', '2>&1', '2>', '&>', '&>>', '>|', '<>', '<&', '>&',
   '<<<', '<<EOF', '<<-X', "<<'Q'", '{fd}>', '3<', '<(x)', '>(y)', '2', '10', 'EOF', 'Q', '[[ x', '[[ a ]]', '(( x',
   '((1))', 'case x in', 'a)', ';;', 'select', 'while', 'until', 'elif', 'else',
@@ -100,5 +103,17 @@ describe('fast path', () => {
       'a "$(b)"; bash -c \'if\'; c "$(d)"; e',
     ])
       same(text, 0);
+  });
+
+  it('hands function substitutions over to the parser', () => {
+    const scripts = { parseScript: (script: string) => parseCommands(script, 1) };
+    for (const text of ['echo ${ rm -rf /; }', 'echo ${|rm -rf /;}', 'a; echo "x${\trm -rf /;}"', 'a && echo ${\nrm -rf /\n}', 'echo ${\\\n rm -rf /; }']) {
+      const read: CommandPart[] = [];
+      expect(readSimpleCommands(text, 0, 0, scripts, read), JSON.stringify(text)).toBe(text.indexOf('echo'));
+      // the parser's lists take the fast path too, whatever parseCommands does before them
+      const parsed = new Parser(text, 0).run();
+      expect(JSON.stringify(parsed), JSON.stringify(text)).toBe(JSON.stringify(withoutFastPath(() => new Parser(text, 0).run())));
+      expect(parsed.map((p) => p.text)).toContain('rm -rf /');
+    }
   });
 });

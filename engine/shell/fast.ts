@@ -6,12 +6,13 @@
  * readSimpleCommands reads the commands of a list and stops at the first command that uses
  * anything else: command substitutions, `$'...'`, `$"..."`, parentheses, here-documents, line
  * continuations, a reserved word at command position, an unterminated quote, a `{name}>`
- * redirection, `${` with quotes or expansions inside. The parser reads that command and calls it
- * again for the commands after it (parser.ts, parseCommands and parseList): between two commands
- * of a list, with no here-document pending, the parser's state is only its position. For the
- * commands it reads, the parts are those the parser gives: the same word values and dynamic
- * flags, leading assignments dropped, the same part texts, and the views and inner scripts built
- * by buildPartsInto. fast.test.ts compares the two on generated command lines.
+ * redirection, `${` with quotes or expansions inside, a function substitution (`${ cmd; }`). The
+ * parser reads that command and calls it again for the commands after it (parser.ts,
+ * parseCommands and parseList): between two commands of a list, with no here-document pending,
+ * the parser's state is only its position. For the commands it reads, the parts are those the
+ * parser gives: the same word values and dynamic flags, leading assignments dropped, the same part
+ * texts, and the views and inner scripts built by buildPartsInto. fast.test.ts compares the two on
+ * generated command lines.
  */
 import {
   codeAt,
@@ -87,8 +88,9 @@ let dollarDynamic = false;
 /**
  * The end of what starts with the `$` at `pos`, read as Lexer.readDollar does: a variable
  * (`$NAME`, `$1`, `$?`, ...), `${...}` without quotes, escapes or expansions inside, or a lone `$`.
- * -1 for anything else (substitutions, `$'...'` and `$"..."` outside double quotes, and `${` at
- * the depth limit, where it is too deep). Sets dollarDynamic; the value is the text as written.
+ * -1 for anything else (substitutions, function substitutions `${ cmd; }` and `${| cmd; }`,
+ * `$'...'` and `$"..."` outside double quotes, and `${` at the depth limit, where it is too deep).
+ * Sets dollarDynamic; the value is the text as written.
  */
 function dollarEnd(src: string, pos: number, inDouble: boolean, depth: number): number {
   const d = codeAt(src, pos + 1);
@@ -96,6 +98,10 @@ function dollarEnd(src: string, pos: number, inDouble: boolean, depth: number): 
   if (d === 40 /* ( */) return -1;
   if (d === 123 /* { */) {
     if (depth >= MAX_SHELL_DEPTH) return -1;
+    // `${` then a blank, a newline or `|` opens a function substitution, whose body is a script
+    // (`${\` is refused below, line continuation or not)
+    const e = codeAt(src, pos + 2);
+    if (e === 32 /* space */ || e === 9 /* tab */ || e === 10 /* newline */ || e === 124 /* | */) return -1;
     for (let i = pos + 2; i < src.length; i++) {
       const c = src.charCodeAt(i);
       if (c === 125 /* } */) return i + 1;

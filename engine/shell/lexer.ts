@@ -20,7 +20,21 @@ import {
   WORD_CHAR_CLASS,
 } from './chars.js';
 import type { ShellWord } from './types.js';
-import { analysisFacts, namesVariable, ZSH_FLAGS_REASON, ZSH_QUALIFIER_REASON, zshQualifierRunsCode } from './facts.js';
+import {
+  analysisFacts,
+  ARITHMETIC,
+  noteArithmeticText,
+  noteEvaluatedName,
+  noteEvaluatedText,
+  noteLiteralArithmetic,
+  PROMPT,
+  unquoted,
+  withoutCommands,
+  ZSH_ARITHMETIC_REASON,
+  ZSH_FLAGS_REASON,
+  ZSH_QUALIFIER_REASON,
+  zshQualifierRunsCode,
+} from './facts.js';
 
 /** Nesting limit for substitutions, subshells, `bash -c` scripts and similar constructs. */
 export const MAX_SHELL_DEPTH = 16;
@@ -34,6 +48,30 @@ export class ShellSyntaxError {
     readonly reason: string,
     readonly at: number,
   ) {}
+}
+
+/** The index of the `]` that closes the `[` at `open`, or `end` when none does before it. */
+function subscriptEnd(src: string, open: number, end: number): number {
+  let depth = 0;
+  for (let i = open; i < end; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 91 /* [ */) depth++;
+    else if (c === 93 /* ] */ && --depth === 0) return i;
+  }
+  return end;
+}
+
+/** True when text holds `\$`, an escaped backtick, or a substitution inside single quotes: one the shell does not run as it reads the text. */
+function hidesSubstitution(text: string): boolean {
+  if (text.includes('\\$') || text.includes('\\`')) return true;
+  for (let at = text.indexOf("'"); at >= 0; ) {
+    const close = text.indexOf("'", at + 1);
+    const quoted = text.slice(at + 1, close < 0 ? text.length : close);
+    if (quoted.includes('$(') || quoted.includes('`')) return true;
+    if (close < 0) return false;
+    at = text.indexOf("'", close + 1);
+  }
+  return false;
 }
 
 /** `?*+@!`: the characters that make a following `(` an extended glob. */
@@ -406,17 +444,36 @@ export abstract class Lexer {
     this.enter(start);
     this.pos += 2;
     // after the name: `[` (a subscript), `:` not followed by `-=?+` (a substring offset) and `@P`
-    // evaluate text
+    // evaluate text; so do zsh's flags `(e)` (the result is expanded again, substitutions and all)
+    // and `(P)` (the result names the variable expanded)
     let k = this.pos;
-    if (codeAt(src, k) === 40 /* ( */) analysisFacts.zsh ??= ZSH_FLAGS_REASON;
+    let flags = '';
+    if (codeAt(src, k) === 40 /* ( */) {
+      analysisFacts.zsh ??= ZSH_FLAGS_REASON;
+      const close = src.indexOf(')', k);
+      if (close > k) {
+        flags = src.slice(k + 1, close);
+        k = close + 1;
+      }
+    }
+    const bodyAt = k;
     // `${!x}`: the value of x names the variable expanded, subscript and all
-    if (codeAt(src, k) === 33 /* ! */ && isNameStartCode(codeAt(src, k + 1))) analysisFacts.evaluates = true;
+    const indirect = codeAt(src, k) === 33 /* ! */ && isNameStartCode(codeAt(src, k + 1));
     if (codeAt(src, k) === 33 /* ! */ || codeAt(src, k) === 35 /* # */) k++;
+    const nameAt = k;
     while (isNameCharCode(codeAt(src, k))) k++;
-    const after = codeAt(src, k);
-    if (after === 91 /* [ */) analysisFacts.evaluates = true;
-    else if (after === 58 /* : */ && !'-=?+'.includes(src[k + 1] ?? '-')) analysisFacts.evaluates = true;
-    else if (after === 64 /* @ */ && src[k + 1] === 'P') analysisFacts.evaluates = true;
+    const name = src.slice(nameAt, k);
+    const zshEval = flags.includes('e');
+    if (name !== '') {
+      if (indirect || flags.includes('P')) noteEvaluatedName(name, ARITHMETIC);
+      if (zshEval) noteEvaluatedName(name, PROMPT);
+    }
+    const subscript = codeAt(src, k) === 91 /* [ */;
+    const rest = subscript ? subscriptEnd(src, k, this.n) + 1 : k; // after the name and its subscript
+    const after = codeAt(src, rest);
+    const offset = after === 58 /* : */ && !'-=?+'.includes(src[rest + 1] ?? '-');
+    if (after === 64 /* @ */ && src[rest + 1] === 'P') noteEvaluatedName(name, PROMPT);
+    let evaluatesOutput = false; // `${(e)...}` holds a substitution, whose output it evaluates
     for (;;) {
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated `${`', start);
       const c = src.charCodeAt(this.pos);
@@ -426,13 +483,45 @@ export abstract class Lexer {
       }
       if (c === 92 /* \ */) this.pos += 2;
       else if (c === 39 /* ' */ && !inDouble) this.readSingle();
-      else if (c === 34 /* " */) this.readDouble();
-      else if (c === 36 /* $ */) this.readDollar(inDouble);
-      else if (c === 96 /* ` */) this.readBacktick(inDouble);
-      else this.pos++;
+      else if (c === 34 /* " */) {
+        this.readDouble();
+        if (zshEval && this.pieceDynamic) evaluatesOutput = true;
+      } else if (c === 36 /* $ */) {
+        if (zshEval && this.notePromptPiece()) evaluatesOutput = true;
+        this.readDollar(inDouble);
+      } else if (c === 96 /* ` */) {
+        if (zshEval) evaluatesOutput = true;
+        this.readBacktick(inDouble);
+      } else this.pos++;
+    }
+    const end = this.pos - 1;
+    if (subscript) noteArithmeticText(src.slice(k + 1, Math.min(rest - 1, end)));
+    if (offset) noteArithmeticText(src.slice(rest + 1, end));
+    if (zshEval) {
+      // the word after the flags is expanded, then expanded again: what quotes or escapes hid runs
+      const word = unquoted(src.slice(bodyAt, end));
+      if (word.includes('$') || word.includes('`')) noteEvaluatedText(word, PROMPT);
+      if (evaluatesOutput) analysisFacts.evaluatedOutput ??= src.slice(start, this.pos);
     }
     this.leave();
     return src.slice(start, this.pos);
+  }
+
+  /**
+   * For the `$` at the current position inside `${(e)...}`: records the variable it expands as
+   * evaluated; true when it is a command substitution, whose output is evaluated.
+   */
+  private notePromptPiece(): boolean {
+    const src = this.src;
+    let i = this.pos + 1;
+    const d = codeAt(src, i);
+    if (d === 40 /* ( */) return codeAt(src, i + 1) !== 40;
+    if (d === 123 /* { */) i++;
+    if (codeAt(src, i) === 35 /* # */ || codeAt(src, i) === 33 /* ! */) i++;
+    const at = i;
+    while (isNameCharCode(codeAt(src, i))) i++;
+    if (i > at) noteEvaluatedName(src.slice(at, i), PROMPT);
+    return false;
   }
 
   /** Reads a backtick substitution and parses its body; returns the source text. */
@@ -503,24 +592,43 @@ export abstract class Lexer {
     return -1;
   }
 
-  /** Walks arithmetic text in `[from, to)`, parsing the substitutions inside it. */
+  /**
+   * Walks arithmetic text in `[from, to)`, parsing the substitutions inside it, and records the
+   * names it evaluates (those of the arithmetic itself, not of the commands of its substitutions).
+   */
   protected scanArithmetic(from: number, to: number): void {
     const src = this.src;
-    if (namesVariable(src.slice(from, to))) analysisFacts.evaluates = true;
+    let own = ''; // the text read so far, with each command substitution as `0`
+    let seg = from; // where the text not yet in `own` starts
     this.pos = from;
-    while (this.pos < to) {
-      const c = src.charCodeAt(this.pos);
-      if (c === 92 /* \ */) this.pos += 2;
-      else if (c === 39 /* ' */) {
-        const close = src.indexOf("'", this.pos + 1);
-        this.pos = close < 0 ? to : close + 1;
-      } else if (c === 34 /* " */) this.readDouble();
-      else if (c === 96 /* ` */) this.readBacktick(false);
-      else if (c === 36 /* $ */) {
-        const d = codeAt(src, this.pos + 1);
-        if (d === 123 /* { */ || (d === 40 /* ( */ && codeAt(src, this.pos + 2) !== 40)) this.readDollar(true);
+    try {
+      while (this.pos < to) {
+        const c = src.charCodeAt(this.pos);
+        const at = this.pos;
+        if (c === 92 /* \ */) this.pos += 2;
+        else if (c === 39 /* ' */) {
+          const close = src.indexOf("'", this.pos + 1);
+          this.pos = close < 0 ? to : close + 1;
+        } else if (c === 34 /* " */) {
+          this.readDouble();
+          own += src.slice(seg, at) + withoutCommands(src.slice(at, this.pos));
+          seg = this.pos;
+        } else if (c === 96 /* ` */ || (c === 36 /* $ */ && codeAt(src, at + 1) === 40 /* ( */ && codeAt(src, at + 2) !== 40)) {
+          if (c === 96) this.readBacktick(false);
+          else this.readDollar(true);
+          own += src.slice(seg, at) + '0';
+          seg = this.pos;
+          // what the command prints is evaluated too
+          analysisFacts.evaluates = true;
+        } else if (c === 36 /* $ */ && codeAt(src, at + 1) === 123 /* { */) this.readDollar(true);
         else this.pos++;
-      } else this.pos++;
+      }
+    } finally {
+      // after a substitution that could not be read, the rest is taken as it is written
+      if (seg < to) own += src.slice(seg, to);
+      noteArithmeticText(own);
+      // zsh removes quotes and escapes before it evaluates: a subscript they hid runs its substitutions
+      if (hidesSubstitution(own)) noteLiteralArithmetic(unquoted(own), ZSH_ARITHMETIC_REASON);
     }
   }
 

@@ -245,6 +245,110 @@ describe('arithmetic, subscripts and prompts that evaluate values the command se
   });
 });
 
+describe('the code that evaluations run, for deny and ask to see', () => {
+  const opaque = (c: string) => opaqueReason(analyzeCommand(c));
+  /** The words of the parts an allow does not need (the code read from evaluated text), computed words prefixed with `~`. */
+  const code = (c: string) =>
+    analyzeCommand(c)
+      .parts.filter((p) => p.transparent === true)
+      .map((p) => p.words.map((w) => (w.dynamic ? '~' : '') + w.value).join(' '));
+
+  it('reads the substitutions of a static value that arithmetic, a subscript or a prompt evaluates', () => {
+    for (const c of [
+      "x='a[$(rm -rf /)]'; echo $((x))",
+      "x='a[`rm -rf /`]'; echo $((x))",
+      "x='a[$(rm -rf /)]'; echo ${!x}",
+      "x='a[$(rm -rf /)]'; echo ${s:x}",
+      "x='a[$(rm -rf /)]'; echo ${arr[x]}",
+      "x='a[$(rm -rf /)]'; [[ 1 -lt x ]]",
+      "x='a[$(rm -rf /)]'; (( x > 1 ))",
+      "x='a[$(rm -rf /)]'; arr[x]=1",
+      "x='a[$(rm -rf /)]'; let y=x",
+      "declare -i n; n='a[$(rm -rf /)]'",
+      "for x in 'a[$(rm -rf /)]'; do echo $((x)); done",
+      "x='$(rm -rf /)'; echo ${x@P}",
+      "x='`rm -rf /`'; echo \"${x@P}\"",
+    ]) {
+      expect(code(c), c).toEqual(['rm -rf /']);
+      expect(opaque(c), c).toBeDefined();
+    }
+  });
+
+  it('follows the names a value holds, whatever the order of the text', () => {
+    expect(code("x='a[$(rm -rf /)]'; y=x; echo $((y))")).toEqual(['rm -rf /']);
+    expect(code("f() { echo $((x)); }; x='a[$(rm -rf /)]'; f")).toEqual(['rm -rf /']);
+    expect(code("export x='a[$(rm -rf /)]'; bash -c 'echo $((x))'")).toContain('rm -rf /');
+    // a value that sets and evaluates another one
+    expect(code("x='a[$(y=\"a[\\$(rm -rf /)]\"; echo $((y)))]'; echo $((x))")).toContain('rm -rf /');
+  });
+
+  it('reads a literal text that is evaluated as it is written', () => {
+    expect(code("let 'y=a[$(rm -rf /)]'")).toEqual(['rm -rf /']);
+    expect(opaque("let 'y=a[$(rm -rf /)]'")).toContain('subscript');
+    expect(code("[[ 'a[$(rm -rf /)]' -eq 0 ]]")).toEqual(['rm -rf /']);
+  });
+
+  it('stands a value computed when the command runs for any command, when it is evaluated', () => {
+    for (const c of ['x=$(cat f); echo $((x))', 'read x; echo $((x))', 'for x in $(cat f); do echo $((x)); done', 'x=$(cat f); echo ${x@P}', 'a=($(ls)); echo $((a))', 'for x; do echo $((x)); done', 'declare -i n; n=$(cat f)']) {
+      const parts = analyzeCommand(c).parts.filter((p) => p.transparent === true);
+      expect(parts, c).toHaveLength(1);
+      expect(parts[0]!.words[0], c).toMatchObject({ dynamic: true, splits: true });
+      expect(parts[0]!.unknowable, c).toContain('evaluates variables');
+    }
+  });
+
+  it('does not when the computed variable is not the one evaluated, or only a number', () => {
+    for (const c of [
+      'x=$(cat f); y=5; echo $((y))',
+      'x=$(cat f); echo "$x" ${x:-none} ${#x}',
+      'n=$((n+1)); echo $((n))',
+      'n=$#; echo $((n + 1))',
+      'for i in {1..3}; do echo $((i * 2)); done',
+      'n=0; for f in $(ls); do n=$((n+1)); done',
+      '(( i = $(p=$(cat f) wc -l) + 1 ))',
+    ]) {
+      expect(code(c), c).toEqual([]);
+    }
+    for (const c of ['n=$((n+1)); echo $((n))', 'n=$#; echo $((n + 1))', 'for i in {1..3}; do echo $((i * 2)); done']) {
+      expect(opaque(c), c).toBeUndefined();
+    }
+  });
+
+  it('reads the code of zsh expansions and glob qualifiers', () => {
+    expect(code('echo ${(e):-\\$(rm -rf /)}')).toEqual(['rm -rf /']);
+    expect(code("echo ${(e):-'$(rm -rf /)'}")).toEqual(['rm -rf /']);
+    expect(code("x='$(rm -rf /)'; echo ${(e)x}")).toEqual(['rm -rf /']);
+    expect(code("a[1]=1; x='a[$(rm -rf /)1]'; echo ${(P)x}")).toEqual(['rm -rf /']);
+    expect(code('echo *(e:"rm -rf /":)')).toEqual(['rm -rf /']);
+    expect(code("ls *(.e:'rm -rf /':)")).toEqual(['rm -rf /']);
+    expect(code("ls *(e['rm -rf /'])")).toEqual(['rm -rf /']);
+    expect(code('ls *(+curl)')).toEqual(['curl']);
+    expect(code("zsh -c 'echo *(e:\"rm -rf /\":)'")).toEqual(['rm -rf /']);
+    // what a substitution prints, expanded again, may be any command
+    expect(code('echo ${(e)"$(cat f)"}')).toEqual(['~${(e)"$(cat f)"}']);
+  });
+
+  it('reads a subscript that quotes or escapes hide in arithmetic, which zsh runs', () => {
+    expect(code('echo $(( a[\\$(rm -rf /)1] ))')).toEqual(['rm -rf /']);
+    expect(code("(( a[\\`rm -rf /\\`1] ))")).toEqual(['rm -rf /']);
+    expect(opaque('echo $(( a[\\$(rm -rf /)1] ))')).toContain('zsh');
+    // a substitution of the arithmetic's own runs as it is read: nothing is hidden
+    expect(opaque('echo $(( $(wc -l < "f") + 1 ))')).toBeUndefined();
+  });
+
+  it('leaves values that are never evaluated alone', () => {
+    for (const c of ["x='$(rm -rf /)'; printf '%s\\n' \"$x\"", "x='$(rm -rf /)'; echo ${x@Q}", "x='a[$(rm -rf /)]'; echo \"$x\"", 'x=5; echo $((x+1))']) {
+      expect(code(c), c).toEqual([]);
+      expect(opaque(c), c).toBeUndefined();
+    }
+  });
+
+  it('caps the texts it reads', () => {
+    const command = Array.from({ length: 300 }, (_, i) => `x='a[$(ls ${i})]'`).join('; ') + '; echo $((x))';
+    expect(analyzeCommand(command).capped).toBe('too complex to analyse');
+  });
+});
+
 describe('zsh syntax at the top level (the command may run in the user’s zsh)', () => {
   const opaque = (c: string) => opaqueReason(analyzeCommand(c));
 

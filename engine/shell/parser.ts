@@ -17,9 +17,22 @@ import {
 import { Lexer, MAX_SHELL_DEPTH, mayHoldFunctionSubstitution, NESTING_REASON, ShellSyntaxError } from './lexer.js';
 import type { CommandPart, ShellWord } from './types.js';
 import { isHarmlessTarget, readSimpleCommands, stopKeyword } from './fast.js';
-import { buildParts, buildPartsInto, printedTexts, readsScriptFromInput, unknowablePart, type ScriptParser } from './wrappers.js';
+import { buildParts, buildPartsInto, computedScript, printedTexts, readsScriptFromInput, unknowablePart, type ScriptParser } from './wrappers.js';
 import { assignmentOpaque } from './environment.js';
-import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
+import {
+  analysisFacts,
+  ARITHMETIC,
+  EVALUATES_REASON,
+  noteArithmeticText,
+  noteAssignedValue,
+  noteComputedName,
+  noteLiteralArithmetic,
+  PROMPT,
+  resetFacts,
+  SCRIPT,
+  SUBSCRIPT_REASON,
+  ZSH_FLAGS_REASON,
+} from './facts.js';
 import { homeRelative } from './paths.js';
 
 /**
@@ -138,6 +151,16 @@ export function withoutFastPath<T>(fn: () => T): T {
  * Never throws on syntax errors.
  */
 export function parseCommands(text: string, depth: number): CommandPart[] {
+  // depth 0 is a whole command line: its facts start afresh, and what it evaluates is read at the end
+  if (depth > 0) return parseScriptAt(text, depth);
+  resetFacts();
+  const parts = parseScriptAt(text, 0);
+  addEvaluatedParts(parts);
+  return parts;
+}
+
+/** parseCommands for a script at any depth, without the facts of a whole command line. */
+function parseScriptAt(text: string, depth: number): CommandPart[] {
   const scripts = scriptParsers[depth];
   if (scripts === undefined || !fastPath) return new Parser(text, depth).run();
   // the fast path reads `${ cmd; }` as a parameter expansion: the parser reads the commands in it
@@ -148,6 +171,93 @@ export function parseCommands(text: string, depth: number): CommandPart[] {
   // the fast path does not follow what a pipe feeds a shell that reads its script from its input
   // (`echo 'cmd' | bash`): the parser does
   return readsFedScript(text, read) ? withoutFastPath(() => new Parser(text, depth).run()) : read;
+}
+
+/** How many texts the commands of a line evaluate are read; past it the analysis is capped. */
+const MAX_EVALUATED_TEXTS = 256;
+
+/** The reason of the cap on evaluated texts (one of the cap reasons index.ts knows). */
+const EVALUATED_CAP_REASON = 'too complex to analyse';
+
+/**
+ * Adds to the parts of a command line the code its evaluations run (analysisFacts): the
+ * substitutions in the static values of the variables it evaluates as arithmetic or prompts, and
+ * in the texts it evaluates as written, and the code of zsh's glob qualifiers. These parts are
+ * transparent: deny and ask see them, while the call is opaque anyway (an allow never covers it).
+ * A variable evaluated after it is set to a value computed when the command runs may run any
+ * command: a part standing for any command, as a computed `bash -c` script is. Reading a value
+ * may evaluate further variables and texts, which are read in turn.
+ */
+function addEvaluatedParts(parts: CommandPart[]): void {
+  const facts = analysisFacts;
+  if (facts.changed.length === 0 && facts.texts.length === 0 && facts.evaluatedOutput === null) return;
+  const known = new Set<string>();
+  for (const p of parts) known.add(p.text);
+  const read = new Set<string>(); // the texts read, with how
+  let budget = MAX_EVALUATED_TEXTS;
+  let added = false;
+  /** Reads one text evaluated in `mode`; false past the cap. */
+  const readText = (text: string, mode: number): boolean => {
+    const key = `${mode}:${text}`;
+    if (read.has(key)) return true;
+    read.add(key);
+    if (mode === ARITHMETIC) noteArithmeticText(text);
+    if (mode !== SCRIPT && !text.includes('$') && !text.includes('`')) return true;
+    if (--budget < 0) {
+      parts.push(unknowablePart(text, EVALUATED_CAP_REASON));
+      return false;
+    }
+    const code = mode === SCRIPT ? parseScriptAt(text, 1) : new Parser(text, 1).runHeredocBody();
+    for (const p of code) {
+      if (known.has(p.text)) continue;
+      known.add(p.text);
+      if (p.unknowable === null) p.transparent = true;
+      parts.push(p);
+      added = true;
+    }
+    return true;
+  };
+  // what has been read of each variable: how, and how many of its static values
+  const done = new Map<string, { modes: number; texts: number; computed: boolean }>();
+  let changed = 0;
+  let texts = 0;
+  while (changed < facts.changed.length || texts < facts.texts.length) {
+    while (changed < facts.changed.length) {
+      const name = facts.changed[changed++]!;
+      const mode = facts.evaluated.get(name);
+      const values = facts.values.get(name);
+      if (mode === undefined || values === undefined) continue;
+      let state = done.get(name);
+      if (state === undefined) done.set(name, (state = { modes: 0, texts: 0, computed: false }));
+      if (values.computed !== null && !state.computed) {
+        state.computed = true;
+        parts.push(computedScript({ value: values.computed, dynamic: true }, EVALUATES_REASON));
+      }
+      // the values already read are read again only in the ways they were not
+      const fresh = mode & ~state.modes;
+      const list = values.texts;
+      for (let k = fresh !== 0 ? 0 : state.texts; k < list.length; k++) {
+        const modes = k < state.texts ? fresh : mode;
+        if ((modes & ARITHMETIC) !== 0 && !readText(list[k]!, ARITHMETIC)) return;
+        if ((modes & PROMPT) !== 0 && !readText(list[k]!, PROMPT)) return;
+      }
+      state.modes = mode;
+      state.texts = list.length;
+    }
+    while (texts < facts.texts.length) {
+      const text = facts.texts[texts++]!;
+      if (!readText(text.text, text.mode)) return;
+    }
+  }
+  if (facts.evaluatedOutput !== null) parts.push(computedScript({ value: facts.evaluatedOutput, dynamic: true }, ZSH_FLAGS_REASON));
+  // the code read is run only by evaluations that make the call opaque; should none, the call is opaque all the same
+  if (added && !(facts.evaluates && facts.riskyValue) && facts.zsh === null) facts.direct ??= SUBSCRIPT_REASON;
+}
+
+/** Notes an operand of `[[ x -eq y ]]`, which is evaluated as arithmetic. */
+function noteOperand(word: ShellWord): void {
+  if (word.dynamic) noteArithmeticText(word.value);
+  else noteLiteralArithmetic(word.value, SUBSCRIPT_REASON);
 }
 
 /** True when a shell among `parts` reads its commands from its input, which a pipe or `< <(...)` in `text` may feed. */
@@ -455,15 +565,21 @@ export class Parser extends Lexer implements ScriptParser {
       this.pos = Math.max(this.pos, close + 2);
       return;
     }
-    if (this.atWordStart()) this.readWord(false);
+    const variable = this.atWordStart() ? this.readWord(false) : null;
+    const name = variable !== null && !variable.dynamic ? variable.value : '';
     this.skipSeparatorsAndComments();
-    if (!this.peekWord('in')) return;
+    if (!this.peekWord('in')) {
+      // `for x; do`: x takes the positional parameters
+      if (name !== '') noteComputedName(name, '"$@"');
+      return;
+    }
     this.pos += 2;
     for (;;) {
       this.skipBlanks();
       if (!this.atWordStart()) return;
       const word = this.readWord(false);
-      if (word.dynamic || word.value.includes('[')) analysisFacts.riskyValue = true;
+      if (name !== '') noteAssignedValue(`${name}=${word.value}`, word.dynamic);
+      else if (word.dynamic || word.value.includes('[')) analysisFacts.riskyValue = true;
     }
   }
 
@@ -518,6 +634,8 @@ export class Parser extends Lexer implements ScriptParser {
     const start = this.pos;
     this.pos += 2;
     let vTest = false;
+    let previous: ShellWord | null = null; // the word before, while no operator came between
+    let operand = false; // the word that follows is the right operand of `-eq` and the like
     for (;;) {
       this.skipBlanks();
       if (this.pos >= this.n) throw new ShellSyntaxError('unterminated `[[`', start);
@@ -526,12 +644,22 @@ export class Parser extends Lexer implements ScriptParser {
       else if (this.peekWord(']]')) {
         this.pos += 2;
         return;
-      } else if ('()<>!&|;'.includes(c)) this.pos++;
-      else {
+      } else if ('()<>!&|;'.includes(c)) {
+        this.pos++;
+        previous = null;
+      } else {
         const word = this.readWord(false);
         if (vTest && word.value.includes('[')) analysisFacts.direct ??= SUBSCRIPT_REASON;
+        // `[[ -v $x ]]`: the value of x is the name tested, subscript and all
+        if (vTest && word.dynamic) noteArithmeticText(word.value);
         vTest = !word.dynamic && (word.value === '-v' || word.value === '-R');
         if (!word.dynamic && /^-(eq|ne|lt|le|gt|ge|v|R)$/.test(word.value)) analysisFacts.evaluates = true;
+        // both operands of `-eq` and the like are evaluated as arithmetic
+        const arithmetic = !word.dynamic && /^-(eq|ne|lt|le|gt|ge)$/.test(word.value);
+        if (arithmetic && previous !== null) noteOperand(previous);
+        if (operand) noteOperand(word);
+        operand = arithmetic;
+        previous = word;
       }
     }
   }
@@ -587,7 +715,12 @@ export class Parser extends Lexer implements ScriptParser {
       if (frame.words.length === 0 && this.wordAssignment) {
         opaque ??= assignmentOpaque(word.value);
         noteAssignedValue(word.value, word.dynamic);
-        if (/^[A-Za-z_][A-Za-z0-9_]*\[/.test(word.value)) analysisFacts.evaluates = true; // `a[i]=v`
+        if (/^[A-Za-z_][A-Za-z0-9_]*\[/.test(word.value)) {
+          // `a[i]=v`: the subscript is arithmetic
+          analysisFacts.evaluates = true;
+          const open = word.value.indexOf('[');
+          noteArithmeticText(word.value.slice(open + 1, Math.max(open + 1, word.value.lastIndexOf(']', word.value.indexOf('=')))));
+        }
         continue;
       }
       frame.words.push(word);

@@ -284,3 +284,52 @@ describe('less +CMD', () => {
     expect(analyzeCommand("less '+/!rm -rf' f").parts).toHaveLength(1);
   });
 });
+
+describe('builtins that evaluate their arguments or set variables from input', () => {
+  /** The words of the parts an allow does not need, computed words prefixed with `~`. */
+  const code = (c: string) =>
+    analyzeCommand(c)
+      .parts.filter((p) => p.transparent === true)
+      .map((p) => p.words.map((w) => (w.dynamic ? '~' : '') + w.value).join(' '));
+  const opaque = (c: string) => analyzeCommand(c).parts.some((p) => p.unknowable !== null);
+
+  it("evaluates the arguments of printf's numeric conversions, as zsh's printf does", () => {
+    for (const format of ['%d', '%i', '%o', '%u', '%x', '%X', '%e', '%f', '%g', "'%5.2f\\n'", "'%-3d|'", '%*s']) {
+      const c = `x='a[$(rm -rf /)]'; printf ${format} "$x"`;
+      expect(code(c), c).toEqual(['rm -rf /']);
+    }
+    expect(code("printf '%d\\n' 'a[$(rm -rf /)1]'")).toEqual(['rm -rf /']);
+    expect(code("printf -v out %d 'a[$(rm -rf /)1]'")).toEqual(['rm -rf /']);
+    expect(code("x='a[$(rm -rf /)]'; printf \"$fmt\" \"$x\"")).toEqual(['rm -rf /']);
+  });
+
+  it('leaves the arguments of the other conversions, and numbers, alone', () => {
+    for (const c of ["x='a[$(rm -rf /)]'; printf '%s\\n' \"$x\"", "x='a[$(rm -rf /)]'; printf %c \"$x\"", "x='a[$(rm -rf /)]'; printf %q \"$x\"", "x='a[$(rm -rf /)]'; printf %b \"$x\"", 'printf %d 5', 'printf "%s %d\\n" "a[$(id)]" 3', "printf '%%d %s' 'a[$(id)]'"]) {
+      expect(code(c), c).toEqual([]);
+    }
+    expect(opaque('printf "%s %d\\n" "$name" 3')).toBe(false);
+    expect(opaque('printf $((1+2)) x')).toBe(false);
+  });
+
+  it('cycles the format over the arguments', () => {
+    expect(code("printf '%s=%d\\n' a 1 'a[$(rm -rf /)1]' 2")).toEqual([]);
+    expect(code("printf '%s=%d\\n' a 1 b 'a[$(rm -rf /)1]'")).toEqual(['rm -rf /']);
+  });
+
+  it('evaluates the arguments of let and the values of integer variables', () => {
+    expect(code("let 'y=a[$(rm -rf /)]'")).toEqual(['rm -rf /']);
+    expect(code("x='a[$(rm -rf /)]'; let 'y = x + 1'")).toEqual(['rm -rf /']);
+    expect(code("declare -i n; n='a[$(rm -rf /)]'")).toEqual(['rm -rf /']);
+    expect(code("typeset -i n='a[$(rm -rf /)]'")).toEqual(['rm -rf /']);
+    expect(code("declare n='a[$(rm -rf /)]'")).toEqual([]);
+  });
+
+  it('sets the variables read reads from its input, and those of mapfile, getopts and printf -v', () => {
+    for (const c of ['read -r line; echo $((line))', 'read; echo $((REPLY))', 'mapfile -t lines < f; echo $((lines))', 'readarray; echo $((MAPFILE))', 'getopts ab opt; echo $((OPTARG))', 'printf -v n %s "$1"; echo $((n))', 'printf -vn %s "$1"; echo $((n))']) {
+      const parts = code(c);
+      expect(parts, c).toHaveLength(1);
+      expect(parts[0]!.startsWith('~'), c).toBe(true);
+    }
+    expect(code('read -r line; echo "$line"')).toEqual([]);
+  });
+});

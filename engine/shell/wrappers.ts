@@ -12,7 +12,18 @@ import { braceWords, codeAt, isAssignmentWord, isTrustedProgramPath } from './ch
 import type { CommandPart, CommandView, ShellWord } from './types.js';
 import table from './programs/wrappers.json' with { type: 'json' };
 import { assignmentOpaque, isRiskyVariable } from './environment.js';
-import { analysisFacts, noteAssignedValue, SUBSCRIPT_REASON } from './facts.js';
+import {
+  analysisFacts,
+  ARITHMETIC,
+  isNumericValue,
+  noteArithmeticText,
+  noteAssignedValue,
+  noteComputedName,
+  noteEvaluatedName,
+  noteLiteralArithmetic,
+  PRINTF_REASON,
+  SUBSCRIPT_REASON,
+} from './facts.js';
 import { programWrites, runsOptionScripts } from './option-scripts.js';
 import { homeRelative } from './paths.js';
 import { programGrammar, type Level } from './programs/grammar.js';
@@ -503,7 +514,7 @@ const STDIN_FILES: ReadonlySet<string> = new Set(['/dev/stdin', '/dev/fd/0', '/p
  * `su -c "$X"`): a computed command standing alone, which may be any command, so every deny and
  * ask sees it (pattern.ts); never allowed.
  */
-function computedScript(script: ShellWord, why: string): CommandPart {
+export function computedScript(script: ShellWord, why: string): CommandPart {
   const word: ShellWord = { value: script.value, dynamic: true, splits: true };
   return { text: script.value, words: [word], views: [{ words: [word], wrappers: [], neutral: true }], unknowable: why, transparent: true };
 }
@@ -915,9 +926,15 @@ function gitViews(views: CommandView[]): { scripts: string[]; unknowable: string
     const program = view.words[0];
     if (program === undefined || program.dynamic || baseName(program.value) !== 'git' || view.words.length < 2) continue;
     let words = view.words;
-    for (let k = 0; k < MAX_GIT_ALIASES; k++) {
+    for (let k = 0; ; k++) {
       const alias = gitAlias(words);
       if (alias.kind === 'none') break;
+      if (k === MAX_GIT_ALIASES) {
+        // past the cap the alias chain was not followed to its end: what it runs is unknown
+        result ??= { scripts: [], unknowable: null };
+        result.unknowable ??= `a chain of more than ${MAX_GIT_ALIASES} git aliases is not followed`;
+        break;
+      }
       if (alias.kind === 'words') {
         words = alias.words;
         views.push({ words, wrappers: appended(view.wrappers, 'alias'), neutral: false, alternate: true });
@@ -943,20 +960,45 @@ const SETTERS: ReadonlySet<string> = new Set(['export', 'declare', 'typeset', 'l
  */
 function builtinOpaque(words: readonly ShellWord[]): string | null {
   const name = words[0]!.value;
-  if (name === 'let') analysisFacts.evaluates = true;
+  if (name === 'let') {
+    analysisFacts.evaluates = true;
+    for (let k = 1; k < words.length; k++) {
+      const w = words[k]!;
+      if (w.dynamic) noteArithmeticText(w.value);
+      else noteLiteralArithmetic(w.value, SUBSCRIPT_REASON);
+    }
+  }
+  if (name === 'printf') notePrintfArguments(words);
   if (name === 'test' || name === '[') {
     for (let k = 1; k + 1 < words.length; k++) {
       const v = words[k]!.value;
       if ((v === '-v' || v === '-R') && words[k + 1]!.value.includes('[')) return SUBSCRIPT_REASON;
     }
   }
-  if (name === 'read' || name === 'mapfile' || name === 'readarray' || name === 'getopts') analysisFacts.riskyValue = true;
+  if (name === 'read' || name === 'mapfile' || name === 'readarray' || name === 'getopts') {
+    analysisFacts.riskyValue = true;
+    // the variables it sets from its input (and, for lack of an option grammar here, any other name among its words)
+    noteComputedName(name === 'read' ? 'REPLY' : name === 'getopts' ? 'OPTARG' : 'MAPFILE');
+    for (let k = 1; k < words.length; k++) if (!words[k]!.dynamic && isName(words[k]!.value)) noteComputedName(words[k]!.value);
+  }
   if (SETTERS.has(name)) {
+    // `declare -i x`: every value later assigned to x is evaluated as arithmetic
+    let integer = false;
     for (let k = 1; k < words.length; k++) {
       const w = words[k]!;
-      if (name === 'printf' && k === 1 && w.value.startsWith('-v')) analysisFacts.riskyValue = true;
+      if (name === 'printf' && k === 1 && w.value.startsWith('-v')) {
+        analysisFacts.riskyValue = true;
+        const target = w.value.length > 2 ? w.value.slice(2) : words[k + 1]?.value;
+        if (target !== undefined && isName(target)) noteComputedName(target);
+      }
       if (w.value.includes('=')) noteAssignedValue(w.value, w.dynamic);
-      if (!w.dynamic && /^-[a-zA-Z]*i/.test(w.value) && name !== 'read' && name !== 'printf') analysisFacts.evaluates = true; // `declare -i`
+      if (!w.dynamic && /^-[a-zA-Z]*i/.test(w.value) && name !== 'read' && name !== 'printf') {
+        analysisFacts.evaluates = true; // `declare -i`
+        integer = true;
+      } else if (integer && !w.dynamic) {
+        const declared = /^[A-Za-z_][A-Za-z0-9_]*/.exec(w.value);
+        if (declared !== null) noteEvaluatedName(declared[0], ARITHMETIC);
+      }
     }
   }
   if ((name === 'source' || name === '.') && words[1]?.dynamic === true) return `\`${name}\` runs a script computed when the command runs`;
@@ -983,6 +1025,56 @@ function builtinOpaque(words: readonly ShellWord[]): string | null {
     if (name === 'printf') break; // the format and its arguments follow the name
   }
   return null;
+}
+
+/** True for a word that is a variable name. */
+function isName(word: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(word);
+}
+
+/** The conversions of printf that read their argument as a number: zsh evaluates such an argument as arithmetic. */
+const NUMERIC_CONVERSION = 'diouxXeEfFgGaA';
+
+/**
+ * For each argument a printf format consumes, in order, whether zsh's printf evaluates it as
+ * arithmetic: a numeric conversion's, and a `*` width's or precision's. Null when it may be any
+ * (positional arguments `%1$d`).
+ */
+function numericArguments(format: string): boolean[] | null {
+  const consumed: boolean[] = [];
+  const conversion = /%(%|[-+ #0'I]*(\*|[0-9]*)(?:\.(\*|[0-9]*))?(?:hh|h|ll|l|q|L|j|z|Z|t)?([A-Za-z$]?))/g;
+  for (let m = conversion.exec(format); m !== null; m = conversion.exec(format)) {
+    if (m[1] === '%') continue;
+    if (m[4] === '$' || /%[0-9]+\$/.test(m[0])) return null;
+    if (m[2] === '*') consumed.push(true);
+    if (m[3] === '*') consumed.push(true);
+    if (m[4] !== '') consumed.push(NUMERIC_CONVERSION.includes(m[4]!));
+  }
+  return consumed;
+}
+
+/**
+ * zsh's printf evaluates the arguments of its numeric conversions (`%d`, `%x`, `%f`, ...) as
+ * arithmetic, which runs the substitutions of a subscript: `printf %d "$x"` evaluates x, and a
+ * literal argument holding a subscript with `$( )` runs it. Bash's printf reads them as numbers.
+ */
+function notePrintfArguments(words: readonly ShellWord[]): void {
+  let i = 1;
+  const option = words[i];
+  if (option !== undefined && !option.dynamic && option.value.startsWith('-v')) i += option.value === '-v' ? 2 : 1;
+  if (words[i]?.value === '--' && words[i]!.dynamic === false) i++;
+  const format = words[i];
+  if (format === undefined) return;
+  // a format computed when the command runs may hold any conversion, unless it can only be a number
+  if (format.dynamic && isNumericValue(format.value)) return;
+  const numeric = format.dynamic ? null : numericArguments(format.value);
+  if (numeric !== null && !numeric.includes(true)) return;
+  for (let k = i + 1; k < words.length; k++) {
+    if (numeric !== null && !numeric[(k - i - 1) % numeric.length]) continue;
+    const w = words[k]!;
+    if (w.dynamic) noteArithmeticText(w.value);
+    else noteLiteralArithmetic(w.value, PRINTF_REASON);
+  }
 }
 
 /** A part that stands for text that could not be read. */
