@@ -8,3 +8,4 @@ export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
 export { readClaudeTurn, type TurnFacts } from './claude/transcript.js';
 export { readCodexTurn } from './codex/rollout.js';
 export { decodeGeminiPayload, geminiAnswer, geminiDeny, geminiToolName, GEMINI_TOOL_EVENT, type GeminiDecoded } from './gemini/hook.js';
+export { DEADLINE_MARGIN_SEC, MAX_HANDLER_TIMEOUT_SEC } from './deadline.js';

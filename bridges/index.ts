@@ -82,6 +82,7 @@ export {
   type CodexConfigEdit,
   type CodexTrustEntry,
 } from './codex/install.js';
+export { handlerTimeout, hookDeadlineSec, hookTimeoutLints, runHookTimeoutMs, MIN_HANDLER_TIMEOUT_SEC, type HandlerTimeout, type InstallAgent } from './handler-timeout.js';
 export { CLAUDE_EVENTS, allowedHandlerTypes } from './claude/events.js';
 export { CODEX_EVENTS } from './codex/events.js';
 export {

@@ -48,3 +48,27 @@ export function policyInputs(values: { policy?: string[]; 'claude-hooks'?: strin
   }
   return { policies, hooks };
 }
+
+/** The options that make warnings fail a CI run: `--strict` and `--max-warnings <n>`. */
+export const WARNING_OPTIONS = {
+  strict: { type: 'boolean' },
+  'max-warnings': { type: 'string' },
+} as const;
+
+/** The most warnings a run may have, from `--strict` (none) and `--max-warnings <n>`; undefined: any number. */
+export function warningLimit(values: { strict?: boolean | undefined; 'max-warnings'?: string | undefined }): number | undefined {
+  const text = values['max-warnings'];
+  let max: number | undefined;
+  if (text !== undefined) {
+    if (!/^\d+$/.test(text)) throw new UsageError(`\`--max-warnings\` takes a whole number of at least 0, found \`${text}\``);
+    max = Number(text);
+  }
+  return values.strict === true ? 0 : max;
+}
+
+/** Why the warnings fail the run, or undefined when they do not (`limit` from warningLimit). */
+export function tooManyWarnings(warnings: number, limit: number | undefined, strict: boolean): string | undefined {
+  if (limit === undefined || warnings <= limit) return undefined;
+  const n = `${warnings} warning${warnings === 1 ? '' : 's'}`;
+  return strict ? `${n}, and --strict fails on any` : `${n}, more than --max-warnings ${limit}`;
+}

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateIR } from '../engine/index.js';
@@ -170,6 +170,74 @@ describe('hooks configurations beside a policy', () => {
     const d = JSON.parse(r.out).diagnostics.find((x: { severity: string }) => x.severity === 'error');
     expect(d.span.file).toBe(broken);
     expect(d.span.start.line).toBe(1);
+  });
+
+  it('every command that reads it reaches check\'s verdict on a broken hooks file', async () => {
+    const truncated = file('truncated.json', '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./x.sh"');
+    const codex = file('codex-hooks.json', '{"hooks":{"pre_tool_use":[{"matcher":"shell","hooks":[{"type":"command","command":"./x.sh"}]}');
+    const events = file('one.jsonl', '{"seam":"pre-tool","tool":"Bash","input":{"command":"npm test"},"expect":"none"}\n');
+    for (const [flag, hooksFile] of [['--claude-hooks', broken], ['--claude-hooks', truncated], ['--codex-hooks', codex]] as const) {
+      const checked = await run(['check', good, flag, hooksFile, '--format', 'json']);
+      expect(checked.code).toBe(1);
+      const codes = (out: string) => (JSON.parse(out) as { diagnostics: { code: string; severity: string }[] }).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+      const want = codes(checked.out);
+      expect(want.length).toBeGreaterThan(0);
+      const runs = [
+        ['eval', '-p', good, flag, hooksFile, '-f', events, '--format', 'json'],
+        ['test', good, events, flag, hooksFile, '--format', 'json'],
+        ['explain', '-p', good, flag, hooksFile, '-f', events, '--format', 'json'],
+        ['replay', '-p', good, flag, hooksFile, join(dir, 'no-such-session.jsonl'), '--format', 'json'],
+      ];
+      for (const argv of runs) {
+        const r = await run(argv);
+        expect({ argv, code: r.code }).toEqual({ argv, code: 1 });
+        expect(codes(r.out)).toEqual(want);
+      }
+    }
+  });
+});
+
+describe('policy files that are not UTF-8', () => {
+  const latin1 = join(dir, 'latin1.dshpolicy');
+  writeFileSync(latin1, Buffer.concat([Buffer.from('on pre-tool {\n  deny Bash command "rm *" because "d'), Buffer.from([0xe9]), Buffer.from('fense"\n}\n')]));
+  const events = file('rm.jsonl', '{"seam":"pre-tool","tool":"Bash","input":{"command":"rm x"},"expect":"deny"}\n');
+  const where = { code: 'parse/invalid-utf8', severity: 'error', span: { file: latin1, start: { line: 2, column: 38 }, end: { line: 2, column: 39 } } };
+
+  it('check reports the first bad byte with a span, and exits 1', async () => {
+    const r = await run(['check', latin1, '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: false, rules: null, diagnostics: [where] });
+    const human = await run(['check', latin1]);
+    expect(human.out).toContain(`error[parse/invalid-utf8]: invalid UTF-8: the byte \`0xE9\` at byte offset 51 is not part of a UTF-8 character\n  --> ${latin1}:2:38\n`);
+  });
+
+  it('every command that loads the policy refuses it', async () => {
+    for (const argv of [
+      ['eval', '-p', latin1, '-f', events, '--format', 'json'],
+      ['test', latin1, events, '--format', 'json'],
+      ['explain', '-p', latin1, '-f', events, '--format', 'json'],
+      ['compile', latin1, '--format', 'json'],
+    ]) {
+      const r = await run(argv);
+      expect({ argv, code: r.code }).toEqual({ argv, code: 1 });
+      expect(JSON.parse(r.out).diagnostics).toMatchObject([where]);
+    }
+  });
+
+  it('an include that is not UTF-8 is refused at its own byte', async () => {
+    const top = file('top.dshpolicy', 'include "latin1.dshpolicy"\n');
+    const r = await run(['check', top, '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).diagnostics).toMatchObject([where]);
+  });
+
+  it('an IR file that is not UTF-8 is refused too', async () => {
+    const ir = join(dir, 'latin1.json');
+    const compiled = await run(['compile', good]);
+    writeFileSync(ir, Buffer.from(compiled.out.replace('never delete a root', 'never delete a r\u00f6ot'), 'latin1'));
+    const r = await run(['eval', '-p', ir, '-f', events, '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).diagnostics).toMatchObject([{ code: 'parse/invalid-utf8', span: { file: ir } }]);
   });
 });
 

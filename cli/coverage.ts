@@ -69,8 +69,15 @@ interface Tally {
 const code = (s: string) => `\`${s}\``;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+export interface CoverageOptions {
+  /** Whether the cases ran their command hooks (`test --run-hooks`); by default they did. */
+  hooksRun?: boolean;
+  /** The events of the cases skipped because they waited on hooks that were not run. */
+  skipped?: readonly AnyEvent[];
+}
+
 /** Counts, per rule of the policy, how the cases' decisions used it. */
-export function computeCoverage(policy: CompiledPolicy, cases: readonly CoverageCase[]): CoverageReport {
+export function computeCoverage(policy: CompiledPolicy, cases: readonly CoverageCase[], opts: CoverageOptions = {}): CoverageReport {
   const tallies = new Map<string, Tally>();
   for (const rule of policy.ir.rules) {
     if (!tallies.has(rule.id)) tallies.set(rule.id, { rule, hits: 0, decided: 0, outranked: 0, partial: 0, ran: 0, outrankedBy: new Map() });
@@ -120,7 +127,11 @@ export function computeCoverage(policy: CompiledPolicy, cases: readonly Coverage
       outranked: t.outranked,
       partial: t.partial,
     };
-    if (t.decided === 0) row.why = whyNot(t, cases);
+    if (t.decided === 0) {
+      // A `run` rule whose hooks did not run is explained over the skipped cases too: they waited on it.
+      const notRun = opts.hooksRun === false && t.rule.effect === 'run';
+      row.why = notRun ? whyNot(t, [...cases, ...(opts.skipped ?? []).map((event) => ({ event }))], true) : whyNot(t, cases, false);
+    }
     rows.push(row);
   }
   const hit = rows.filter((r) => r.hits > 0).length;
@@ -134,7 +145,7 @@ export function computeCoverage(policy: CompiledPolicy, cases: readonly Coverage
 }
 
 /** The events the rule's seam sees among the cases. */
-function seamEvents(seam: Seam, cases: readonly CoverageCase[]): PolicyEvent[] {
+function seamEvents(seam: Seam, cases: readonly { event: AnyEvent }[]): PolicyEvent[] {
   return cases.flatMap((c) => (c.event.seam === seam ? [c.event] : []));
 }
 
@@ -164,7 +175,8 @@ function mostFrequent(counts: Map<string, number>, max: number): string[] {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, max).map(([id]) => id);
 }
 
-function whyNot(t: Tally, cases: readonly CoverageCase[]): string {
+/** Why the rule never decided; `notRun`: it is a `run` rule and no hook was run. */
+function whyNot(t: Tally, cases: readonly { event: AnyEvent }[], notRun: boolean): string {
   const rule = t.rule;
   // It fired, but never decided.
   if (t.outranked > 0) {
@@ -180,6 +192,7 @@ function whyNot(t: Tally, cases: readonly CoverageCase[]): string {
     const name = rule.hook?.event;
     const same = cases.filter((c) => c.event.seam === 'agent-event' && c.event.event === name).length;
     if (same === 0) return `no case has the agent event ${code(name ?? '?')}`;
+    if (notRun) return `its hook was not run on the ${plural(same, `${code(name ?? '?')} case`)} (pass --run-hooks)`;
     return `its hook's agent, matcher or \`if\` never selected the ${plural(same, `${code(name ?? '?')} case`)}`;
   }
   const events = seamEvents(rule.seam, cases);
@@ -216,6 +229,7 @@ function whyNot(t: Tally, cases: readonly CoverageCase[]): string {
   if (rule.effect === 'run') {
     const n = reached(rule, events, { selectors: true, when: true, asRun: true });
     if (n === 0) return `its hook's matcher or \`if\` never selected the ${where(pool)}`;
+    if (notRun) return `its hook was not run on the ${where(n)} (pass --run-hooks)`;
   }
   // The parts of the rule each match somewhere; what remains is an allow whose command patterns
   // match a part only in the any-part sense, or a rule the cases reach only together.

@@ -15,8 +15,8 @@ import {
 } from '../engine/index.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
-import { loadPolicies } from './policy.js';
-import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
+import { loadPolicies, refuseToRun } from './policy.js';
+import { PLAIN, styleFor, summarize, type Style } from './render.js';
 import { renderTable } from './table.js';
 
 export const EVAL_HELP = `usage: dshpolicy eval --policy <file>... --fixtures <file.jsonl|-> [--format table|json]
@@ -103,15 +103,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
 
   const style: Style = fmt === 'table' && io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
   const loaded = loadPolicies(policies, hooks);
-  if (!loaded.policy) {
-    if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: loaded.diagnostics })}\n`);
-    else {
-      const sources = new SourceCache();
-      for (const d of loaded.diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, styleFor(process.stderr))}\n\n`);
-      io.stderr.write(`the policy does not compile: ${summarize(loaded.diagnostics)}\n`);
-    }
-    return 1;
-  }
+  if (!loaded.policy) return refuseToRun(loaded, fmt === 'json', io);
   const runner = processHookRunner();
   const results: LineResult[] = [];
   let failed = false;

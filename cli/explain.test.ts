@@ -81,6 +81,19 @@ describe('dshpolicy explain', () => {
     expect(objs[2].parts[1]).toMatchObject({ text: '"$(cmd)"', words: ['$(cmd)'], unknowable: 'the program name is computed when the command runs', allowed: false });
   });
 
+  it('shows the files each part reads and writes', async () => {
+    const secrets = file('reads.dshpolicy', 'on pre-tool {\n  deny Read path "**/.env" because "secrets stay put"\n}\n');
+    const r = await run(['--policy', secrets, '--event', event('cat .env > out.txt; grep -r --include=.env KEY src; cat .e*')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('decision: deny');
+    expect(r.out).toMatch(/ {2}1 {2}cat \.env > out\.txt +- +writes `out\.txt`; reads `\.env`\n/);
+    expect(r.out).toMatch(/ {2}2 {2}grep -r --include=\.env KEY src +- +reads `src`, `src` \(and below it: \.env\)\n/);
+    expect(r.out).toMatch(/ {2}3 {2}cat \.e\* +- +reads `\.e\*`, `\.e\*` \(the files it matches\)\n/);
+    // reads are judged, and shown, only when some deny or ask applies to `Read`
+    const none = await run(['--policy', pol, '--event', event('cat .env')]);
+    expect(none.out).not.toContain('reads');
+  });
+
   it('runs command hooks, or lists them as pending with --no-hooks', async () => {
     const ran = await run(['--policy', pol, '--event', event('curl x'), '--format', 'json']);
     const a = JSON.parse(ran.out);

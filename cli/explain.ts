@@ -193,6 +193,15 @@ function columns(rows: string[][], indent = '  '): string[] {
   return rows.map((r) => indent + r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd());
 }
 
+/**
+ * A file a part reads, as the explanation describes it (`.env`, `src (and below it: *.pem)`, `.e* (the
+ * files it matches)`): the path in backticks, what of it is read after them.
+ */
+function shownRead(read: string): string {
+  const what = / \((and below it(?:: .*)?|the files it matches)\)$/.exec(read);
+  return what === null ? `\`${read}\`` : `\`${read.slice(0, what.index)}\` (${what[1]})`;
+}
+
 const STRICT = new Set(['deny', 'block', 'halt']);
 const MIDDLE = new Set(['ask', 'continue']);
 
@@ -252,6 +261,7 @@ export function renderExplanation(item: Item, style: Style, noHooks: boolean): s
       const notes: string[] = [];
       if (p.unknowable !== undefined) notes.push(`unknowable: ${p.unknowable}`);
       if (p.writes !== undefined) notes.push(`writes ${p.writes.map((w) => `\`${w}\``).join(', ')}`);
+      if (p.reads !== undefined) notes.push(`reads ${p.reads.map(shownRead).join(', ')}`);
       if (p.wrappers) notes.push(`through ${p.wrappers.join(' ')}${p.privileged ? ' (privileged)' : ''}`);
       if (p.transparent) notes.push('runs only the parts after it');
       else if (anyAllowed && !p.allowed) notes.push('no allow covers it');

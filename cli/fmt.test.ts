@@ -1,4 +1,5 @@
-import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, lstatSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '../engine/index.js';
@@ -167,6 +168,52 @@ describe('dshpolicy fmt --format json', () => {
     expect(JSON.parse(r.out)).toEqual({ ok: true, files: [{ file: '<stdin>', changed: true, diagnostics: [], text: TIDY }] });
   });
 });
+
+describe('dshpolicy fmt: bytes that are not UTF-8', () => {
+  const latin1 = Buffer.concat([Buffer.from('on pre-tool {\n    deny  Bash   because "d'), Buffer.from([0xe9]), Buffer.from('fense"\n}\n')]);
+
+  it('refuses to rewrite the file, saying where the bad byte is', async () => {
+    const { dir } = scratch('dshpolicy-fmt-');
+    const p = join(dir, 'a.dshpolicy');
+    writeFileSync(p, latin1);
+    for (const argv of [[p], ['--check', p]]) {
+      const r = await run(argv);
+      expect(r.code).toBe(1);
+      expect(r.out).not.toContain(`formatted ${p}`);
+      expect(r.err).toContain(`error[parse/invalid-utf8]: invalid UTF-8: the byte \`0xE9\` at byte offset 41 is not part of a UTF-8 character\n  --> ${p}:2:28\n`);
+      expect(readFileSync(p).equals(latin1)).toBe(true);
+    }
+    const json = JSON.parse((await run(['--format', 'json', p])).out);
+    expect(json).toMatchObject({ ok: false, files: [{ file: p, changed: false, diagnostics: [{ code: 'parse/invalid-utf8', span: { start: { line: 2, column: 28 } } }] }] });
+  });
+
+  it('refuses such bytes on stdin, and prints nothing formatted', async () => {
+    const r = await runBytes(['-'], [latin1]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toContain('error[parse/invalid-utf8]');
+  });
+
+  it('reads a character split across two chunks of stdin as one', async () => {
+    const text = Buffer.from('on pre-tool {\n  deny Bash because "d\u00e9fense"\n}\n');
+    const cut = text.indexOf(0xc3) + 1;
+    const r = await runBytes(['-'], [text.subarray(0, cut), text.subarray(cut)]);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toBe(text.toString('utf8'));
+  });
+});
+
+/** Runs `dshpolicy fmt <argv>` with these chunks of bytes as its standard input. */
+async function runBytes(argv: string[], chunks: Buffer[]): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await fmtCommand(argv, { stdout, stderr, stdin: Readable.from(chunks) });
+  return { code, out, err };
+}
 
 describe('dshpolicy fmt: usage', () => {
   it('needs a file or -, and - alone', async () => {

@@ -8,7 +8,7 @@ import { chmodSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync
 import { basename, dirname, join, normalize } from 'node:path';
 import { parseArgs } from 'node:util';
 import { diagnostic, type Diagnostic } from '../engine/index.js';
-import { formatPolicy } from '../dsl/index.js';
+import { decodeSource, formatPolicy } from '../dsl/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, type Style } from './render.js';
 
@@ -16,12 +16,12 @@ export const FMT_HELP = `usage: dshpolicy fmt [--check] [--format human|json] <f
        dshpolicy fmt [--check] [--format human|json] -
 
 Rewrites policy files in the canonical layout (docs/language.md, "Canonical layout"), comments
-kept; a file is written only when it changes. A file with syntax errors is left as it is and its
-errors are reported. With -, the policy is read on stdin and printed formatted on stdout.
+kept; a file is written only when it changes. A file with syntax errors, or that is not UTF-8, is
+left as it is and its errors are reported. With -, the policy is read on stdin and printed formatted on stdout.
   --check          change nothing: list the files that would change, each with the start of a diff
   --format json    print {"ok", "files": [{"file", "changed", "diagnostics"}]} (with -, also "text")
 Exits 0 when every file is formatted (with --check: was already formatted), 1 when a file has
-syntax errors, cannot be read or written, or (with --check) would change.`;
+syntax errors or invalid UTF-8, cannot be read or written, or (with --check) would change.`;
 
 /** The name stdin goes by in diagnostics and output. */
 const STDIN = '<stdin>';
@@ -60,21 +60,23 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
   const sources = new SourceCache();
   const results: FileResult[] = [];
   if (stdin) {
-    const text = await readAll(io.stdin);
+    const { text, diagnostic: notUtf8 } = decodeSource(await readAll(io.stdin), STDIN);
     sources.set(STDIN, text);
-    results.push(formatOne(STDIN, text, check, undefined));
+    results.push(notUtf8 ? { file: STDIN, changed: false, diagnostics: [notUtf8] } : formatOne(STDIN, text, check, undefined));
   } else {
     for (const path of positionals) {
       const name = normalize(path);
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = readFileSync(path, 'utf8');
+        bytes = readFileSync(path);
       } catch (err) {
         results.push({ file: name, changed: false, diagnostics: [cliError('cli/unreadable', `cannot read \`${name}\`: ${reason(err)}`)] });
         continue;
       }
+      // Bytes that are not UTF-8 would be written back as U+FFFD: such a file is not touched.
+      const { text, diagnostic: notUtf8 } = decodeSource(bytes, name);
       sources.set(name, text);
-      results.push(formatOne(name, text, check, path));
+      results.push(notUtf8 ? { file: name, changed: false, diagnostics: [notUtf8] } : formatOne(name, text, check, path));
     }
   }
 
@@ -138,10 +140,11 @@ function reason(err: unknown): string {
   return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.code === 'EACCES' ? 'permission denied' : (e.message ?? String(err));
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-  return text;
+/** The stream's bytes, decoded only once whole (a character may span two chunks). */
+async function readAll(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  return Buffer.concat(chunks);
 }
 
 /**

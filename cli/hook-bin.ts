@@ -17,7 +17,10 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-hookCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, { loadCompiler }).then(
+// The deadline counts from the process's start: node's own start-up is part of the handler's time.
+const startedAt = Math.round(performance.timeOrigin);
+
+hookCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, { loadCompiler, startedAt }).then(
   (code) => {
     process.exitCode = code;
   },

@@ -1,8 +1,12 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, scratch } from './testkit.js';
-import { discoverPolicies } from './hook.js';
+import { deadlineWithin, defaultDeadlineMs, discoverPolicies, parseDeadline } from './hook.js';
+
+/** The built hook (`npm test` builds dist/ first). */
+const HOOK_BIN = resolve(import.meta.dirname, '..', 'dist', 'hook.cjs');
 
 const { dir, file } = scratch('dshpolicy-hook-');
 const cache = join(dir, 'cache');
@@ -245,5 +249,121 @@ describe('dshpolicy hook gemini', () => {
     const r = await runCli(['hook', 'cursor'], shell('ls'));
     expect(r.code).toBe(2);
     expect(r.err).toContain('unknown agent `cursor`');
+  });
+});
+
+describe('deadlines', () => {
+  const slow = file('slow.dshpolicy', [
+    'on pre-tool {',
+    '  deny Bash command "touch denied-ran" because "no marker"',
+    '  run Bash hook "sleep 30"',
+    '}',
+    'on prompt {',
+    '  run hook "sleep 30"',
+    '}',
+    'on stop {',
+    '  run hook "sleep 30"',
+    '}',
+    '',
+  ].join('\n'));
+  const withSlow = (payload: string, ...args: string[]) => runCli(['hook', 'claude', '--policy', slow, '--state-dir', state, ...args], payload);
+  const late = 'hook `sleep 30` did not answer in time';
+
+  async function timed<T>(work: Promise<T>): Promise<T & { ms: number }> {
+    const start = Date.now();
+    const value = await work;
+    return { ...value, ms: Date.now() - start };
+  }
+
+  it('a deny answers at once beside a hook that sleeps', async () => {
+    const r = await timed(withSlow(pre('touch denied-ran')));
+    expect(JSON.parse(r.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'no marker' });
+    expect(r.ms).toBeLessThan(2000);
+  });
+
+  it('a hook that has not answered by --deadline denies the call and blocks the prompt, naming the hook; a stop goes ahead', async () => {
+    const r = await timed(withSlow(pre('ls'), '--deadline', '1s'));
+    expect(JSON.parse(r.out)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: late } });
+    expect(r.ms).toBeGreaterThanOrEqual(900);
+    expect(r.ms).toBeLessThan(2500);
+    expect(r.err).toContain('did not answer in time');
+    const prompt = JSON.stringify({ session_id: 's1', transcript_path: '', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
+    expect(JSON.parse((await withSlow(prompt, '--deadline', '500ms')).out)).toEqual({ decision: 'block', reason: late });
+    const stop = JSON.stringify({ session_id: 'late', transcript_path: '', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
+    const stopped = await withSlow(stop, '--deadline', '500ms');
+    expect(stopped).toMatchObject({ code: 0, out: '' });
+    expect(stopped.err).toContain('left out of the decision');
+  });
+
+  it('`with {on_deadline: "none"}` and --fail-open leave a late hook out of the decision', async () => {
+    const lenient = file('lenient.dshpolicy', 'on pre-tool {\n  run Bash hook "sleep 30" with {on_deadline: "none"}\n}\n');
+    const r = await runCli(['hook', 'claude', '--policy', lenient, '--deadline', '300ms'], pre('ls'));
+    expect(r).toMatchObject({ code: 0, out: '' });
+    expect(r.err).toContain(`${late}, so it is left out of the decision`);
+    expect(await withSlow(pre('ls'), '--deadline', '300ms', '--fail-open')).toMatchObject({ code: 0, out: '' });
+  });
+
+  it('`check` takes `on_deadline` as "fail-closed" or "none" only', async () => {
+    const good = file('on-deadline.dshpolicy', 'on pre-tool {\n  run Bash hook "x" with {on_deadline: "fail-closed"}\n  run Read hook "y" with {on_deadline: "none"}\n}\n');
+    expect((await runCli(['check', good])).code).toBe(0);
+    const bad = file('on-deadline-bad.dshpolicy', 'on pre-tool {\n  run Bash hook "x" with {on_deadline: "later"}\n}\n');
+    const r = await runCli(['check', bad, '--format', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('check/bad-hook-option');
+    expect(r.out).toContain('`on_deadline` must be');
+  });
+
+  it('takes --deadline as a duration, and defaults to the agent\'s default timeout less the margin', async () => {
+    expect(parseDeadline('590s')).toBe(590_000);
+    expect(parseDeadline('1500ms')).toBe(1500);
+    expect(parseDeadline('2m')).toBe(120_000);
+    expect(parseDeadline('25')).toBe(25_000);
+    expect(() => parseDeadline('soon')).toThrow('`--deadline` takes a duration');
+    expect(() => parseDeadline('0s')).toThrow('`--deadline` takes a duration');
+    expect((await withSlow(pre('ls'), '--deadline', 'soon')).code).toBe(2);
+    const tool = { seam: 'pre-tool', tool: 'Bash', input: {} } as const;
+    expect(defaultDeadlineMs('claude', tool)).toBe(595_000);
+    expect(defaultDeadlineMs('codex', tool)).toBe(595_000);
+    expect(defaultDeadlineMs('claude', { seam: 'prompt', prompt: '' })).toBe(25_000);
+    expect(defaultDeadlineMs('gemini', tool)).toBe(55_000);
+    // A short timeout keeps half of it for the hooks.
+    expect(deadlineWithin(4000)).toBe(2000);
+  });
+
+  describe.skipIf(!existsSync(HOOK_BIN))('the hook process (dist/hook.cjs)', () => {
+    function spawnHook(payload: string, args: string[]) {
+      const start = Date.now();
+      const r = spawnSync(process.execPath, [HOOK_BIN, 'claude', ...args], { input: payload, env: { ...process.env, DSHPOLICY_CACHE_DIR: cache }, encoding: 'utf8', timeout: 20_000 });
+      return { code: r.status, out: r.stdout, err: r.stderr, ms: Date.now() - start };
+    }
+
+    it('exits as soon as it has answered, even when a hook left a daemon holding its pipes', () => {
+      const pidFile = join(dir, 'daemon.pid');
+      const p = file('daemon.dshpolicy', [
+        'on pre-tool {',
+        '  deny Bash command "touch denied-ran" because "no marker"',
+        `  run Bash hook "sleep 0.3; setsid sh -c 'echo $$ > ${pidFile}; exec sleep 20' & sleep 30"`,
+        '}',
+        '',
+      ].join('\n'));
+      const denied = spawnHook(pre('touch denied-ran'), ['--policy', p]);
+      expect(denied.code).toBe(0);
+      expect(JSON.parse(denied.out).hookSpecificOutput.permissionDecisionReason).toBe('no marker');
+      expect(denied.ms).toBeLessThan(3000);
+      // The daemon is left alone when the rules are final at once; through the deadline it is started, and let go.
+      const late = spawnHook(pre('ls'), ['--policy', p, '--deadline', '1s']);
+      try {
+        expect(late.code).toBe(0);
+        expect(JSON.parse(late.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('did not answer in time') });
+        expect(late.ms).toBeLessThan(4000);
+        expect(existsSync(pidFile)).toBe(true);
+      } finally {
+        try {
+          process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+    });
   });
 });

@@ -3,9 +3,12 @@
  * one event's payload on stdin, decides it with the policy (and any hooks it imports), and answers
  * in the agent's wire protocol on stdout, which carries nothing else. Fails closed: a policy that
  * does not compile, or a payload that cannot be read, denies a tool call and blocks a prompt,
- * naming the problem (`--fail-open` opts out). The stop seam's loop guard holds across the separate
- * hook processes of one session, and `ran` facts come from the session's transcript. Gemini CLI is
- * decided on its `BeforeTool` event only (bridges/gemini/hook.ts).
+ * naming the problem (`--fail-open` opts out). The answer goes out as soon as it is final, and by
+ * the hook's deadline (`--deadline`, below the handler timeout it was installed with) at the
+ * latest, failing closed on hooks that have not answered (engine/hooks/deadline.ts). The stop
+ * seam's loop guard holds across the separate hook processes of one session, and `ran` facts come
+ * from the session's transcript. Gemini CLI is decided on its `BeforeTool` event only
+ * (bridges/gemini/hook.ts).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,21 +16,32 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   compilePolicy,
-  evaluateAny,
+  defaultHookTimeoutMs,
+  evaluateInTime,
   type CompiledPolicy,
   normalizeAnyEvent,
-  processHookRunner,
   type AnyDecision,
   type AnyEvent,
   type Diagnostic,
 } from '../engine/index.js';
-import { claudeAnswer, codexAnswer, decodeGeminiPayload, geminiAnswer, geminiDeny, GEMINI_TOOL_EVENT, readClaudeTurn, readCodexTurn, type HookAnswer } from '../bridges/hook.js';
+import {
+  claudeAnswer,
+  codexAnswer,
+  DEADLINE_MARGIN_SEC,
+  decodeGeminiPayload,
+  geminiAnswer,
+  geminiDeny,
+  GEMINI_TOOL_EVENT,
+  readClaudeTurn,
+  readCodexTurn,
+  type HookAnswer,
+} from '../bridges/hook.js';
 import { guard, UsageError, type Io } from './args.js';
 import { cacheDir } from './cache-dir.js';
 import { loadPolicyCached, type LoadCompiler } from './policy-cache.js';
 
 export const HOOK_HELP = `usage: dshpolicy hook claude|codex|gemini [--policy <file>...] [--fail-open]
-                      [--codex-ask deny|none] [--state-dir <dir>]
+                      [--codex-ask deny|none] [--state-dir <dir>] [--deadline <duration>]
 
 Runs as the hook of Claude Code, Codex or Gemini CLI: reads the event's payload on stdin and
 answers in that agent's protocol on stdout (nothing at all when the policy has no opinion, so the
@@ -39,12 +53,39 @@ or a payload that cannot be read denies tool calls and blocks prompts, with the 
 saying approval is required, none leaves the call to Codex's own approval flow. Gemini CLI is
 answered on its BeforeTool event only: deny and ask are said, allow leaves the call to Gemini
 CLI's own policy. The stop loop guard keeps its count per session in --state-dir (default:
-dshpolicy/stop/ under ~/.claude or $CODEX_HOME).`;
+dshpolicy/stop/ under ~/.claude or $CODEX_HOME). The answer goes out once it is final; hooks
+that have not answered by --deadline (counted from the hook's start, e.g. 25s or 1500ms; set it
+below the handler's timeout; default: the agent's default timeout less ${DEADLINE_MARGIN_SEC}s) are ended, and
+deny the tool call or block the prompt (--fail-open: are left out instead).`;
 
 /** Largest payload read; a larger one is unreadable (and fails closed). */
 export const MAX_PAYLOAD = 16 * 1024 * 1024;
 
 export type Agent = 'claude' | 'codex' | 'gemini';
+
+/** Gemini CLI's timeout of a command hook that names none. */
+export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * The deadline of a hook whose handler has `timeoutMs`: the margin below it, but never less than
+ * half of it (a short timeout still leaves its hooks some time).
+ */
+export function deadlineWithin(timeoutMs: number): number {
+  return Math.max(timeoutMs - DEADLINE_MARGIN_SEC * 1000, timeoutMs / 2);
+}
+
+/** The deadline when none is given: within the timeout the agent gives a handler that names none. */
+export function defaultDeadlineMs(agent: Agent, event: AnyEvent): number {
+  return deadlineWithin(agent === 'gemini' ? GEMINI_DEFAULT_TIMEOUT_MS : defaultHookTimeoutMs(agent, event));
+}
+
+/** `25s`, `1500ms`, `2m`, or a number of seconds (as a handler's `timeout` is written), in milliseconds. */
+export function parseDeadline(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000) : NaN;
+  if (!(ms >= 1)) throw new UsageError(`\`--deadline\` takes a duration such as \`25s\` or \`1500ms\`, not \`${text}\``);
+  return ms;
+}
 
 async function readStdin(io: Io): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -162,6 +203,8 @@ export function failClosed(agent: Agent, eventName: string | undefined, why: str
 export interface HookDeps {
   /** Loads the policy compiler, on a cache miss only (the hook's bundle keeps it in a file of its own). */
   loadCompiler: LoadCompiler;
+  /** When the hook process started (epoch ms): the deadline counts from it. Default: when the command began. */
+  startedAt?: number;
 }
 
 export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promise<number> {
@@ -170,6 +213,7 @@ export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promi
       'fail-open': { type: 'boolean' },
       'codex-ask': { type: 'string' },
       'state-dir': { type: 'string' },
+      deadline: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     }, allowPositionals: true, strict: true }));
   if (values.help) {
@@ -184,8 +228,11 @@ export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promi
   const ask = values['codex-ask'] ?? 'deny';
   if (ask !== 'deny' && ask !== 'none') throw new UsageError(`\`--codex-ask\` takes \`deny\` or \`none\`, not \`${ask}\``);
   const failOpen = values['fail-open'] === true;
+  const startedAt = deps.startedAt ?? Date.now();
+  const deadlineMs = values.deadline !== undefined ? parseDeadline(values.deadline) : undefined;
+  const deadline = (event: AnyEvent): number => startedAt + (deadlineMs ?? defaultDeadlineMs(agent, event));
 
-  const answer = await decide(agent, io, { policies: values.policy, failOpen, ask, stateDir: values['state-dir'], loadCompiler: deps.loadCompiler });
+  const answer = await decide(agent, io, { policies: values.policy, failOpen, ask, stateDir: values['state-dir'], loadCompiler: deps.loadCompiler, deadline });
   if (answer.stdout) io.stdout.write(answer.stdout);
   if (answer.stderr) io.stderr.write(answer.stderr);
   return answer.exitCode;
@@ -197,6 +244,7 @@ interface HookOptions {
   ask: 'deny' | 'none';
   stateDir: string | undefined;
   loadCompiler: LoadCompiler;
+  deadline: (event: AnyEvent) => number;
 }
 
 /** Where a decision's policy and loop-guard counts come from: files for a hook process, memory for `serve`. */
@@ -207,6 +255,11 @@ export interface DecideContext {
   policyFor(event: AnyEvent): Promise<CompiledPolicy | { error: string } | undefined>;
   /** Consecutive forced continuations of a session, as the stop loop guard keeps them. */
   counts: { read(session: string): number; write(session: string, n: number): void };
+  /**
+   * When the answer must be out (epoch ms): hooks that have not answered by then fail closed.
+   * Default: the agent's default handler timeout, less the margin, from now.
+   */
+  deadline?: (event: AnyEvent) => number;
 }
 
 async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnswer> {
@@ -216,12 +269,16 @@ async function decide(agent: Agent, io: Io, opts: HookOptions): Promise<HookAnsw
   return decidePayload(agent, raw, {
     failOpen: opts.failOpen,
     ask: opts.ask,
+    deadline: opts.deadline,
     policyFor: async (event) => {
       let files = opts.policies ?? [];
       if (files.length === 0) {
         const projectDir = agent === 'claude' ? process.env['CLAUDE_PROJECT_DIR'] : agent === 'gemini' ? process.env['GEMINI_PROJECT_DIR'] : undefined;
         const start = (projectDir || undefined) ?? event.cwd ?? process.cwd();
-        files = discoverPolicies(start).files;
+        const found = discoverPolicies(start);
+        // A `.dshpolicy/` that holds no policy file (emptied, or its files renamed) fails closed.
+        if (found.dir !== undefined && found.files.length === 0) return { error: `the policy directory \`${found.dir}\` holds no policy file (\`*.dshpolicy\`)` };
+        files = found.files;
         // No policy: no opinion, and the agent goes on as it would without dshpolicy.
         if (files.length === 0) return undefined;
       }
@@ -270,12 +327,20 @@ export async function decidePayload(agent: Agent, raw: string, ctx: DecideContex
     event.continuations = event.stop_hook_active ? Math.max(1, ctx.counts.read(session)) : 0;
   }
 
-  const decision: AnyDecision = await evaluateAny(policy, event, { runner: processHookRunner() });
+  const decision: AnyDecision = await evaluateInTime(policy, event, inTime(agent, event, ctx));
   if (event.seam === 'stop' && decision.seam === 'stop') {
     ctx.counts.write(session, decision.decision === 'continue' ? (event.continuations ?? 0) + 1 : 0);
   }
   const answer = agent === 'claude' ? claudeAnswer(decision, event) : codexAnswer(decision, event, { ask: ctx.ask });
   return withProblems(answer, decision);
+}
+
+/** The deadline of an event, from now; `--fail-open` leaves late hooks out rather than failing closed. */
+function inTime(agent: Agent, event: AnyEvent, ctx: DecideContext): { deadlineMs: number; onDeadline?: 'none' } {
+  const at = ctx.deadline?.(event) ?? Date.now() + defaultDeadlineMs(agent, event);
+  const opts: { deadlineMs: number; onDeadline?: 'none' } = { deadlineMs: at - Date.now() };
+  if (ctx.failOpen) opts.onDeadline = 'none';
+  return opts;
 }
 
 function withProblems(answer: HookAnswer, decision: AnyDecision): HookAnswer {
@@ -303,7 +368,7 @@ async function decideGemini(raw: string, ctx: DecideContext): Promise<HookAnswer
     const policy = await ctx.policyFor(decoded.event);
     if (policy === undefined) return { stdout: '', stderr: '', exitCode: 0 };
     if ('error' in policy) return failClosed('gemini', GEMINI_TOOL_EVENT, policy.error, ctx.failOpen);
-    const decision = await evaluateAny(policy, decoded.event, { runner: processHookRunner() });
+    const decision = await evaluateInTime(policy, decoded.event, inTime('gemini', decoded.event, ctx));
     return withProblems(geminiAnswer(decision), decision);
   } catch (err) {
     return failClosed('gemini', GEMINI_TOOL_EVENT, `internal error: ${err instanceof Error ? err.message : String(err)}`, ctx.failOpen);

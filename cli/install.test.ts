@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { loadClaudeHooksText, loadCodexProject } from '../bridges/index.js';
 import { UsageError } from './args.js';
-import { hookCommandLine, installCommand, shellQuote, uninstallCommand, unifiedDiff, type InstallContext } from './install.js';
+import { hookCommandLine, installCommand, NOT_INSTALLED, projectHookCommand, projectHookScript, shellQuote, uninstallCommand, unifiedDiff, type InstallContext } from './install.js';
 import { scratch } from './testkit.js';
 
 const POLICY = `
@@ -46,7 +47,17 @@ function runWith(cmd: typeof installCommand, argv: string[], ctx: InstallContext
   return { code, out, err };
 }
 
-/** A fresh world: a home, a project with a policy, and a fake dshpolicy script that prints its arguments. */
+/** The built CLI, which the team-install tests run as the agent's hook. */
+const BUILT_CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.cjs');
+
+/** What a project install writes on each event (here with no run hook: a 30 s handler, a 25 s deadline). */
+const projectCommand = (agent: 'claude' | 'codex', policies: string[] = [], deadline = '25s') => projectHookCommand(agent, policies, ['--deadline', deadline]);
+
+/**
+ * A fresh world: a home, a project with a policy, a fake dshpolicy script that prints its
+ * arguments (what a user install pins), and a fake `dshpolicy` on PATH doing the same (what a
+ * project install finds).
+ */
 function world(policy = POLICY) {
   const s = scratch('dshpolicy-install-');
   const root = realpathSync(s.dir);
@@ -59,7 +70,11 @@ function world(policy = POLICY) {
   mkdirSync(bin);
   const script = join(bin, 'cli.mjs');
   writeFileSync(script, 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
-  const ctx: InstallContext = { env: { HOME: home }, cwd: project, execPath: process.execPath, script };
+  const path = join(root, 'path');
+  mkdirSync(path);
+  writeFileSync(join(path, 'dshpolicy'), `#!${process.execPath}\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n`);
+  chmodSync(join(path, 'dshpolicy'), 0o755);
+  const ctx: InstallContext = { env: { HOME: home, PATH: path }, cwd: project, execPath: process.execPath, script };
   const install = (...argv: string[]) => runWith(installCommand, argv, ctx);
   const uninstall = (...argv: string[]) => runWith(uninstallCommand, argv, ctx);
   const write = (path: string, text: string) => {
@@ -67,16 +82,22 @@ function world(policy = POLICY) {
     writeFileSync(path, text);
     return path;
   };
-  return { root, home, project, script, ctx, install, uninstall, write };
+  return { root, home, project, script, path, ctx, install, uninstall, write };
 }
 
 const read = (p: string) => readFileSync(p, 'utf8');
 
-/** What a shell runs for the command: its words, by running it (the fake script prints its argv). */
-function runHookCommand(command: string): string[] {
-  const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8' });
+/** What a shell runs for the command: its words, by running it (the fake dshpolicy and script print their argv). */
+function runHookCommand(command: string, env: NodeJS.ProcessEnv = {}, cwd?: string): string[] {
+  const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', env, ...(cwd ? { cwd } : {}) });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as string[];
+}
+
+/** Runs a hook command as the agent does: through a shell, in `cwd`, the payload on stdin. */
+function asAgent(command: string, payload: object, env: NodeJS.ProcessEnv, cwd: string) {
+  const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', env, cwd, input: JSON.stringify(payload) });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('shell quoting', () => {
@@ -97,25 +118,28 @@ describe('shell quoting', () => {
 });
 
 describe('dshpolicy install claude', () => {
-  it('wires the hook into the project settings for the events the policy uses, and runs this dshpolicy', () => {
+  it('wires into the project settings a command that finds dshpolicy on each machine, for the events the policy uses', () => {
     const w = world();
     const r = w.install('claude', '--format', 'json');
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const settings = join(w.project, '.claude', 'settings.json');
     const json = JSON.parse(r.out);
-    expect(json).toMatchObject({ ok: true, file: settings, changed: true, created: true, events: ['PreToolUse', 'Stop'], diagnostics: [] });
+    const command = projectCommand('claude');
+    expect(json).toMatchObject({ ok: true, scope: 'project', file: settings, changed: true, created: true, events: ['PreToolUse', 'Stop'], command, timeout: 30, deadline: 25, diagnostics: [] });
     expect(json.backup).toBeUndefined();
     const doc = JSON.parse(read(settings));
-    const command = `${shellQuote(process.execPath)} ${shellQuote(w.script)} hook claude`;
     expect(doc).toEqual({
       hooks: {
-        PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30, statusMessage: 'dshpolicy' }] }],
-        Stop: [{ hooks: [{ type: 'command', command, timeout: 30, statusMessage: 'dshpolicy' }] }],
+        PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${command} PreToolUse`, timeout: 30, statusMessage: 'dshpolicy' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: `${command} Stop`, timeout: 30, statusMessage: 'dshpolicy' }] }],
       },
     });
-    // Claude Code would run it as written: node, our script, `hook claude` (the hook finds the project's policy itself).
-    expect(runHookCommand(command)).toEqual(['hook', 'claude']);
+    // No path of this machine in the committed file.
+    expect(read(settings)).not.toContain(w.root);
+    expect(read(settings)).not.toContain(process.execPath);
+    // Claude Code would run dshpolicy from PATH, `hook claude` with the deadline (the hook finds the project's policy itself).
+    expect(runHookCommand(`${command} PreToolUse`, { PATH: w.path, CLAUDE_PROJECT_DIR: w.project })).toEqual(['hook', 'claude', '--deadline', '25s']);
     expect(loadClaudeHooksText(read(settings), settings).diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
 
     const again = w.install('claude', '--format', 'json');
@@ -151,10 +175,12 @@ describe('dshpolicy install claude', () => {
     const second = w.install('claude', '--policy', policy, '--format', 'json');
     const json = JSON.parse(second.out);
     expect(json).toMatchObject({ changed: true, events: ['SessionStart', 'UserPromptSubmit'], policies: [policy], backup: `${settings}.dshpolicy-backup` });
+    // The policy is outside the project: named by this machine's path, and said so.
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(['install/machine-path']);
     const doc = JSON.parse(read(settings));
     expect(Object.keys(doc.hooks)).toEqual(['PreToolUse', 'SessionStart', 'UserPromptSubmit']);
     expect(doc.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }]);
-    expect(runHookCommand(doc.hooks.UserPromptSubmit[0].hooks[0].command)).toEqual(['hook', 'claude', '--policy', policy]);
+    expect(runHookCommand(doc.hooks.UserPromptSubmit[0].hooks[0].command, { PATH: w.path, CLAUDE_PROJECT_DIR: w.project })).toEqual(['hook', 'claude', '--deadline', '25s', '--policy', policy]);
     expect(read(`${settings}.dshpolicy-backup`)).toBe(original);
 
     const gone = w.uninstall('claude');
@@ -248,7 +274,9 @@ describe('dshpolicy install claude', () => {
     const r = w.install('claude', '--http', 'http://127.0.0.1:8787/hook', '--format', 'json');
     expect(r.code).toBe(0);
     const doc = JSON.parse(read(join(w.project, '.claude', 'settings.json')));
-    expect(doc.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:8787/hook', timeout: 30, statusMessage: 'dshpolicy' });
+    // `dshpolicy serve` answers by its own deadline, which the agent's longest timeout fits.
+    expect(doc.hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'http', url: 'http://127.0.0.1:8787/hook', timeout: 600, statusMessage: 'dshpolicy' });
+    expect(doc.hooks.SessionStart[0].hooks[0]).toMatchObject({ timeout: 30 });
     expect(doc.hooks.SessionStart[0].hooks[0]).toMatchObject({ type: 'command', statusMessage: 'dshpolicy' });
     expect(JSON.parse(r.out).diagnostics.map((d: { code: string }) => d.code)).toEqual(['install/command-fallback']);
     expect(() => w.install('claude', '--http', 'ftp://x')).toThrow(UsageError);
@@ -289,12 +317,12 @@ describe('dshpolicy install codex', () => {
     const w = codexWorld();
     const r = w.install('codex');
     expect(r.code).toBe(0);
-    const command = `${shellQuote(process.execPath)} ${shellQuote(w.script)} hook codex`;
+    const command = projectCommand('codex');
     expect(JSON.parse(read(w.hooks)).hooks).toEqual({
-      PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30, statusMessage: 'dshpolicy' }] }],
-      Stop: [{ hooks: [{ type: 'command', command, timeout: 30, statusMessage: 'dshpolicy' }] }],
+      PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `${command} PreToolUse`, timeout: 30, statusMessage: 'dshpolicy' }] }],
+      Stop: [{ hooks: [{ type: 'command', command: `${command} Stop`, timeout: 30, statusMessage: 'dshpolicy' }] }],
     });
-    expect(runHookCommand(command)).toEqual(['hook', 'codex']);
+    expect(runHookCommand(`${command} PreToolUse`, { PATH: w.path }, w.project)).toEqual(['hook', 'codex', '--deadline', '25s']);
     expect(existsSync(w.config)).toBe(false);
     expect(r.out).toContain(`add to ${w.config}:`);
     expect(r.out).toContain(`[projects."${w.project}"]\ntrust_level = "trusted"`);
@@ -379,5 +407,159 @@ describe('dshpolicy install codex', () => {
     expect(JSON.parse(gone.out)).toMatchObject({ ok: true, changed: true, trust: { written: false } });
     expect(JSON.parse(gone.out).diagnostics.map((d: { code: string }) => d.code)).toEqual(['codex/toml-syntax', 'install/trust-left']);
     expect(JSON.parse(read(join(w.codexHome, 'hooks.json')))).toEqual({});
+  });
+});
+
+describe('a project install works for a team', () => {
+  const PRE = (cwd: string) => ({ session_id: 's', transcript_path: '', cwd, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, tool_use_id: 't' });
+  const STOP = (cwd: string) => ({ session_id: 's', transcript_path: '', cwd, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: '' });
+
+  /** A directory holding only `node`, for a PATH with node and without dshpolicy. */
+  function nodeOnly(root: string): string {
+    const dir = join(root, 'node-only');
+    mkdirSync(dir);
+    symlinkSync(process.execPath, join(dir, 'node'));
+    return dir;
+  }
+
+  it('runs dshpolicy from the project, PATH or DSHPOLICY_BIN, and blocks (exit 2, saying the fix) where there is none', () => {
+    expect(existsSync(BUILT_CLI), `${BUILT_CLI} is missing: build first (npx tsup)`).toBe(true);
+    const w = world();
+    const r = w.install('claude', '--format', 'json');
+    expect(r.code).toBe(0);
+    const settings = JSON.parse(read(join(w.project, '.claude', 'settings.json')));
+    const pre = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    const stop = settings.hooks.Stop[0].hooks[0].command as string;
+    const node = nodeOnly(w.root);
+    const base = { HOME: w.home, CLAUDE_PROJECT_DIR: w.project, DSHPOLICY_CACHE_DIR: join(w.root, 'cache') };
+
+    // A teammate's machine without dshpolicy: the call is blocked, and the reason names the fix.
+    const missing = asAgent(pre, PRE(w.project), { ...base, PATH: node }, w.project);
+    expect(missing).toEqual({ status: 2, stdout: '', stderr: `${NOT_INSTALLED}\n` });
+    expect(NOT_INSTALLED).toBe('dshpolicy is not installed: npm i -g dshpolicy (or npm i -D dshpolicy in the project, or set DSHPOLICY_BIN to its path)');
+    // A stop is not held (exit 2 would make the agent go on, without end in Codex): the turn ends, saying why.
+    const stopped = asAgent(stop, STOP(w.project), { ...base, PATH: node }, w.project);
+    expect(stopped.status).toBe(0);
+    expect(JSON.parse(stopped.stdout)).toEqual({ continue: false, stopReason: NOT_INSTALLED });
+
+    // With dshpolicy in the project's node_modules/.bin (npm i -D dshpolicy): the policy answers.
+    const deny = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'never delete recursively' } };
+    mkdirSync(join(w.project, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(BUILT_CLI, join(w.project, 'node_modules', '.bin', 'dshpolicy'));
+    const local = asAgent(pre, PRE(w.project), { ...base, PATH: node }, join(w.root));
+    expect(local.status, local.stderr).toBe(0);
+    expect(JSON.parse(local.stdout)).toEqual(deny);
+    // ... but without node, dshpolicy cannot start: still blocked, saying so.
+    const noNode = asAgent(pre, PRE(w.project), { ...base, PATH: join(w.root, 'nowhere') }, w.project);
+    expect(noNode.status).toBe(2);
+    expect(noNode.stderr).toContain('dshpolicy could not start (exit 127): is node on PATH?');
+
+    // On PATH (npm i -g dshpolicy), from a project without node_modules.
+    const other = world();
+    other.install('claude');
+    const otherPre = JSON.parse(read(join(other.project, '.claude', 'settings.json'))).hooks.PreToolUse[0].hooks[0].command as string;
+    const bin = join(other.root, 'global-bin');
+    mkdirSync(bin);
+    symlinkSync(BUILT_CLI, join(bin, 'dshpolicy'));
+    const env = { ...base, CLAUDE_PROJECT_DIR: other.project };
+    const global = asAgent(otherPre, PRE(other.project), { ...env, PATH: `${bin}:${node}` }, other.project);
+    expect(global.status, global.stderr).toBe(0);
+    expect(JSON.parse(global.stdout)).toEqual(deny);
+    // DSHPOLICY_BIN names it anywhere else; one that is not there blocks too.
+    const named = asAgent(otherPre, PRE(other.project), { ...env, PATH: node, DSHPOLICY_BIN: BUILT_CLI }, other.project);
+    expect(JSON.parse(named.stdout)).toEqual(deny);
+    const wrong = asAgent(otherPre, PRE(other.project), { ...env, PATH: node, DSHPOLICY_BIN: join(other.root, 'gone') }, other.project);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('dshpolicy could not start (exit 127)');
+  });
+
+  it('warns when this machine has no dshpolicy the command would find', () => {
+    const w = world();
+    const r = runWith(installCommand, ['claude', '--format', 'json'], { ...w.ctx, env: { HOME: w.home, PATH: join(w.root, 'nowhere') } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).diagnostics).toMatchObject([{ code: 'install/not-found', severity: 'warning' }]);
+    const named = runWith(installCommand, ['claude', '--format', 'json'], { ...w.ctx, env: { HOME: w.home, DSHPOLICY_BIN: '/opt/dshpolicy/dist/cli.cjs' } });
+    expect(JSON.parse(named.out).diagnostics).toEqual([]);
+  });
+
+  it('names policies in the project relative to it, found from a sub-directory the agent runs in (codex)', () => {
+    const w = world();
+    const policy = w.write(join(w.project, 'policies', "team's.dshpolicy"), PROMPT_POLICY);
+    const r = w.install('codex', '--policy', policy, '--format', 'json');
+    expect(JSON.parse(r.out)).toMatchObject({ ok: true, policies: [policy], command: projectCommand('codex', ["policies/team's.dshpolicy"]), diagnostics: [] });
+    const hooks = JSON.parse(read(join(w.project, '.codex', 'hooks.json'))).hooks;
+    const sub = join(w.project, 'src', 'deep');
+    mkdirSync(sub, { recursive: true });
+    expect(runHookCommand(hooks.UserPromptSubmit[0].hooks[0].command, { PATH: w.path }, sub)).toEqual(['hook', 'codex', '--deadline', '25s', '--policy', policy]);
+  });
+
+  it('writes a script that every shell reads alike: no single quote, no two backslashes in a row', () => {
+    for (const agent of ['claude', 'codex'] as const) {
+      for (const withPolicies of [false, true]) {
+        const script = projectHookScript(agent, ['--deadline', '25s'], withPolicies);
+        expect(script).not.toContain("'");
+        expect(script).not.toContain('\\\\');
+      }
+    }
+    const w = world();
+    const command = `${projectCommand('claude')} PreToolUse`;
+    for (const shell of ['/bin/sh', '/bin/bash', '/usr/bin/zsh'].filter((s) => existsSync(s))) {
+      const r = spawnSync(shell, ['-c', command], { encoding: 'utf8', env: { PATH: w.path, CLAUDE_PROJECT_DIR: w.project } });
+      expect(JSON.parse(r.stdout), shell).toEqual(['hook', 'claude', '--deadline', '25s']);
+    }
+  });
+
+  it('pins this machine\'s paths in a user install, with the deadline', () => {
+    const w = world();
+    const r = w.install('claude', '--user', '--format', 'json');
+    const command = hookCommandLine(process.execPath, w.script, 'claude', [], ['--deadline', '595s']);
+    expect(JSON.parse(r.out)).toMatchObject({ scope: 'user', command, timeout: 600, deadline: 595 });
+    expect(JSON.parse(read(join(w.home, '.claude', 'settings.json'))).hooks.Stop[0].hooks[0]).toEqual({ type: 'command', command, timeout: 600, statusMessage: 'dshpolicy' });
+    expect(runHookCommand(command)).toEqual(['hook', 'claude', '--deadline', '595s']);
+  });
+});
+
+describe('the handler timeout', () => {
+  const installed = (policy: string, ...argv: string[]) => {
+    const w = world(policy);
+    const r = w.install(...argv, '--format', 'json');
+    expect(r.code, r.out).toBe(0);
+    return { w, report: JSON.parse(r.out) };
+  };
+
+  it('covers the slowest run hook and the margin, from 30 s up to the agent\'s 600 s', () => {
+    expect(installed(POLICY, 'claude').report).toMatchObject({ timeout: 30, deadline: 25 });
+    expect(installed('on pre-tool {\n  run Bash hook "./check.sh" timeout 10s\n}\n', 'claude').report).toMatchObject({ timeout: 30, deadline: 25 });
+    const slow = 'on pre-tool {\n  run Bash hook "./check.sh" timeout 10s\n}\non stop {\n  run hook "./slow.sh" timeout 2m\n}\n';
+    const { w, report } = installed(slow, 'codex');
+    expect(report).toMatchObject({ timeout: 125, deadline: 120, diagnostics: [] });
+    const hooks = JSON.parse(read(join(w.project, '.codex', 'hooks.json'))).hooks;
+    expect(hooks.PreToolUse[0].hooks[0]).toMatchObject({ timeout: 125, command: `${projectCommand('codex', [], '120s')} PreToolUse` });
+    // The issue's case: a hook without a timeout may run the agents' default 600 s.
+    expect(installed('on pre-tool {\n  deny Bash command "rm *"\n  run Bash hook "sleep 45"\n}\n', 'claude').report).toMatchObject({ timeout: 600, deadline: 595, diagnostics: [] });
+    // Claude Code gives a prompt hook 30 s by default.
+    expect(installed('on prompt {\n  run hook "./p.sh"\n}\n', 'claude').report).toMatchObject({ timeout: 35, deadline: 30 });
+  });
+
+  it('counts imported hooks with their own timeouts', () => {
+    const w = world('import claude hooks "./hooks.json"\n');
+    w.write(join(w.project, '.dshpolicy', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh', timeout: 200 }] }] } }));
+    const r = JSON.parse(w.install('claude', '--format', 'json').out);
+    expect(r).toMatchObject({ events: ['PreToolUse'], timeout: 205, deadline: 200 });
+  });
+
+  it('stops at the agent\'s longest and warns, at the rule, about a hook that cannot fit', () => {
+    const policy = 'on pre-tool {\n  run Bash hook "./audit.sh" timeout 1h\n}\n';
+    const { w, report } = installed(policy, 'claude');
+    expect(report).toMatchObject({ timeout: 600, deadline: 595 });
+    expect(report.diagnostics).toMatchObject([
+      {
+        code: 'check/hook-timeout-exceeds',
+        severity: 'warning',
+        message: "the timeout of this hook (`1h`) cannot fit: claude code waits at most 600 s for dshpolicy's hook, which answers 5 s before that",
+        span: { file: join(w.project, '.dshpolicy', 'guard.dshpolicy'), start: { line: 2, column: 3 } },
+      },
+    ]);
+    expect(w.install('claude', '--dry-run').out).toContain("  timeout: 600 s (claude code's longest; its slowest hook may run 3600 s; the hook answers by 595 s)\n");
   });
 });

@@ -5,9 +5,9 @@
  * which is how they are found again; nothing else in the file changes. For Codex, the hooks must
  * also be trusted in `$CODEX_HOME/config.toml`: printed as a step, or written with `--trust`.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { agentEventInfo, diagnostic, isHttpUrl, SEAMS, type Diagnostic, type PolicyIR, type Seam } from '../engine/index.js';
 import {
@@ -25,6 +25,9 @@ import {
   codexTrustEntries,
   codexWantedGroups,
   findDshpolicyHandlers,
+  handlerTimeout,
+  hookDeadlineSec,
+  hookTimeoutLints,
   planClaudeInstall,
   planClaudeUninstall,
   planCodexConfig,
@@ -34,9 +37,11 @@ import {
   trustEntryText,
   type CodexConfigEdit,
   type CodexTrustEntry,
+  type HandlerTimeout,
   type HooksJsonEdit,
   type JsonObject,
 } from '../bridges/index.js';
+import { MAX_HANDLER_TIMEOUT_SEC } from '../bridges/hook.js';
 import { format, guard, UsageError, type Format, type Io } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
@@ -50,12 +55,17 @@ Wires \`dshpolicy hook\` into the agent's configuration, on every event the poli
   claude  <dir>/.claude/settings.json (--project, the default, <dir> defaulting to the current
           directory) or ~/.claude/settings.json (--user; $CLAUDE_CONFIG_DIR replaces ~/.claude)
   codex   <dir>/.codex/hooks.json or ~/.codex/hooks.json ($CODEX_HOME replaces ~/.codex)
-The policy is the --policy files (compiled now, named to the hook by absolute path), or else the
-project's: every *.dshpolicy in the nearest .dshpolicy/ directory at or above <dir>, which the hook
-reads each time it runs (with --user and no --policy, every event a policy can use is wired).
-A policy that does not compile is refused. Installing again replaces only dshpolicy's own entries
-(marked "statusMessage": "dshpolicy"); the rest of the file and its formatting are kept, and the
-file as it was before dshpolicy first changed it is kept as <file>.dshpolicy-backup.
+The policy is the --policy files (compiled now), or else the project's: every *.dshpolicy in the
+nearest .dshpolicy/ directory at or above <dir>, which the hook reads each time it runs (with
+--user and no --policy, every event a policy can use is wired). A policy that does not compile is
+refused. A project install's command holds no path of this machine, so the committed settings work
+for every teammate: it runs $DSHPOLICY_BIN, else the nearest node_modules/.bin/dshpolicy at or above
+the project, else dshpolicy on PATH, and blocks (exit 2, saying how to install it) when there is
+none. A user install runs this dshpolicy by its paths. The handler timeout covers the policy's
+slowest \`run\` hook plus 5 s (30 s at least, 600 s at most); the hook answers 5 s before it.
+Installing again replaces only dshpolicy's own entries (marked "statusMessage": "dshpolicy"); the
+rest of the file and its formatting are kept, and the file as it was before dshpolicy first
+changed it is kept as <file>.dshpolicy-backup.
   --http <url>  (claude) post the events to \`dshpolicy serve\` at <url> instead of running a command
   --trust       (codex) also trust the hooks (and, with --project, the project) in
                 $CODEX_HOME/config.toml; without it, the entries to add are printed
@@ -100,14 +110,103 @@ export function shellQuote(s: string): string {
 }
 
 /**
- * The command the agent runs: this node, then the bundled hook executable beside this dshpolicy
- * script (`hook.cjs <agent>`, which starts faster than the whole CLI) or else the script with
- * `hook <agent>`, then the policies.
+ * The command a user install has the agent run: this node, then the bundled hook executable
+ * beside this dshpolicy script (`hook.cjs <agent>`, which starts faster than the whole CLI) or
+ * else the script with `hook <agent>`, then the hook's arguments and the policies. It holds this
+ * machine's paths, which is what a user's own settings may do.
  */
-export function hookCommandLine(execPath: string, script: string, agent: Agent, policies: readonly string[]): string {
+export function hookCommandLine(execPath: string, script: string, agent: Agent, policies: readonly string[], hookArgs: readonly string[] = []): string {
   const hookBin = join(dirname(script), 'hook.cjs');
   const run = script !== hookBin && existsSync(hookBin) ? [shellQuote(hookBin), agent] : [shellQuote(script), 'hook', agent];
-  return [shellQuote(execPath), ...run, ...policies.flatMap((p) => ['--policy', shellQuote(p)])].join(' ');
+  // The hook's own arguments are words of ours (`--deadline 25s`), quoted only if they need it.
+  const word = (w: string) => (/^[\w./:=@%+-]+$/.test(w) ? w : shellQuote(w));
+  return [shellQuote(execPath), ...run, ...hookArgs.map(word), ...policies.flatMap((p) => ['--policy', shellQuote(p)])].join(' ');
+}
+
+/** The variable naming the dshpolicy executable, for a machine where it is neither in the project nor on PATH. */
+export const DSHPOLICY_BIN_ENV = 'DSHPOLICY_BIN';
+
+/** What the project command says when no dshpolicy can be found on the machine. */
+export const NOT_INSTALLED = `dshpolicy is not installed: npm i -g dshpolicy (or npm i -D dshpolicy in the project, or set ${DSHPOLICY_BIN_ENV} to its path)`;
+
+/**
+ * The script of a project install (run by `/bin/sh -c`, whatever shell the agent runs its hook
+ * commands with). It holds no path of this machine, so that the project's committed settings work
+ * on every teammate's: it finds the project directory (Claude Code's `$CLAUDE_PROJECT_DIR`; for
+ * Codex the nearest directory at or above the session's that has `.codex/hooks.json`), then
+ * dshpolicy: `$DSHPOLICY_BIN`, else the nearest `node_modules/.bin/dshpolicy` at or above the
+ * project, else `dshpolicy` on PATH. When there is none, or it cannot start (exit 126 or 127: a
+ * missing node behind its `#!/usr/bin/env node`), it must not read as "no opinion", which is what
+ * the agents make of any exit but 0 and 2: it says why on stderr and blocks with exit 2; on a stop
+ * it ends the turn instead (an exit 2 there would make the agent go on, and Codex has no cap on
+ * that). The event's name is the script's last argument; the policies (relative to the project
+ * directory, or absolute) come before it.
+ *
+ * The script holds no `'` and no two backslashes in a row (inside single quotes fish reads `\'`
+ * and `\\`), so the single-quoted word holding it means the same to sh, bash, zsh and fish.
+ */
+export function projectHookScript(agent: Agent, hookArgs: readonly string[], withPolicies: boolean): string {
+  const up = 'case $d in */*) d=${d%/*};; *) d=;; esac';
+  const root =
+    agent === 'claude'
+      ? 'r=${CLAUDE_PROJECT_DIR:-$PWD}'
+      : `r=$PWD; d=$PWD; while [ -n "$d" ]; do if [ -f "$d/.codex/hooks.json" ]; then r=$d; break; fi; ${up}; done`;
+  const find = [
+    `b=\${${DSHPOLICY_BIN_ENV}:-}; d=$r`,
+    `while [ -z "$b" ] && [ -n "$d" ]; do x=$d/node_modules/.bin/dshpolicy; if [ -f "$x" ] && [ -x "$x" ]; then b=$x; fi; ${up}; done`,
+    '[ -n "$b" ] || b=$(command -v dshpolicy) || b=',
+  ];
+  const args = withPolicies
+    ? [
+        // The event is the last argument; each policy before it becomes `--policy <path>`.
+        'for e do :; done; n=$(($# - 1))',
+        'while [ "$n" -gt 0 ]; do case $1 in /*) p=$1;; *) p=$r/$1;; esac; set -- "$@" --policy "$p"; shift; n=$((n - 1)); done; shift',
+      ]
+    : ['e=$1'];
+  const hook = ['"$b"', 'hook', agent, ...hookArgs, ...(withPolicies ? ['"$@"'] : [])].join(' ');
+  const notStarted = `dshpolicy could not start (exit $s): is node on PATH? (npm i -g dshpolicy, or set ${DSHPOLICY_BIN_ENV} to its path)`;
+  const answer = [
+    `if [ -n "$b" ]; then ${hook}; s=$?; if [ "$s" -ne 126 ] && [ "$s" -ne 127 ]; then exit "$s"; fi; m="${notStarted}"; else m="${NOT_INSTALLED}"; fi`,
+    'echo "$m" >&2',
+    'case $e in Stop|SubagentStop) printf "{\\"continue\\":false,\\"stopReason\\":\\"%s\\"}\\n" "$m"; exit 0;; esac',
+    'exit 2',
+  ];
+  return [root, ...find, ...args, ...answer].join('; ');
+}
+
+/**
+ * The command a project install writes, to which each handler adds its event's name as the last
+ * word: `/bin/sh -c '<script>' dshpolicy [<policy>...]`.
+ */
+export function projectHookCommand(agent: Agent, policies: readonly string[], hookArgs: readonly string[] = []): string {
+  return ['/bin/sh', '-c', shellQuote(projectHookScript(agent, hookArgs, policies.length > 0)), 'dshpolicy', ...policies.map(shellQuote)].join(' ');
+}
+
+/**
+ * The dshpolicy the project command would run on this machine, from `start` (the project
+ * directory), or undefined when it would find none: as the script looks, without running it.
+ */
+export function findDshpolicy(env: NodeJS.ProcessEnv, start: string): string | undefined {
+  const given = env[DSHPOLICY_BIN_ENV];
+  if (given) return given;
+  const runnable = (p: string) => {
+    try {
+      accessSync(p, fsConstants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    const local = join(dir, 'node_modules', '.bin', 'dshpolicy');
+    if (runnable(local)) return local;
+    if (dirname(dir) === dir) break;
+  }
+  for (const entry of (env['PATH'] ?? '').split(':')) {
+    const onPath = join(entry === '' ? '.' : entry, 'dshpolicy');
+    if (runnable(onPath)) return onPath;
+  }
+  return undefined;
 }
 
 function eventOrder(agent: Agent): readonly string[] {
@@ -312,6 +411,7 @@ function targetOf(agent: Agent, values: { project?: string; user?: boolean }, ct
 interface Report {
   ok: boolean;
   agent: Agent;
+  scope?: 'project' | 'user';
   file: string;
   changed: boolean;
   created?: boolean;
@@ -320,6 +420,9 @@ interface Report {
   backupCreated?: boolean;
   events: string[];
   command?: string;
+  /** The handler's timeout written (seconds), and the hook's deadline below it. */
+  timeout?: number;
+  deadline?: number;
   http?: string;
   policies?: string[] | 'project';
   dryRun?: boolean;
@@ -386,7 +489,7 @@ function startRun(agent: Agent, values: Parameters<typeof targetOf>[1] & { 'dry-
   const target = targetOf(agent, values, ctx);
   const sources = new SourceCache();
   const dryRun = values['dry-run'] === true;
-  const report: Report = { ok: true, agent, file: target.file, changed: false, events: [], diagnostics: [] };
+  const report: Report = { ok: true, agent, scope: target.scope, file: target.file, changed: false, events: [], diagnostics: [] };
   if (dryRun) report.dryRun = true;
   const refuse = (...ds: Diagnostic[]) => {
     report.ok = false;
@@ -409,10 +512,10 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
   if (values.http !== undefined && !isHttpUrl(values.http)) throw new UsageError(`\`${values.http}\` is not an http(s) url`);
   const { ctx, target, sources, dryRun, report, refuse } = startRun(agent, values, context, io, fmt);
 
-  // The command the agent runs.
+  // A user install runs this very dshpolicy, by its paths; a project install finds it on each machine.
   const script = context.script ?? (process.argv[1] !== undefined ? resolve(process.argv[1]) : undefined);
-  if (script === undefined) return refuse(diagnostic('install/no-script', 'error', 'cannot tell where the dshpolicy script is (process.argv[1] is not set)'));
-  if (/[\\/]_npx[\\/]/.test(script)) {
+  if (target.scope === 'user' && script === undefined) return refuse(diagnostic('install/no-script', 'error', 'cannot tell where the dshpolicy script is (process.argv[1] is not set)'));
+  if (target.scope === 'user' && /[\\/]_npx[\\/]/.test(script!)) {
     report.diagnostics.push(
       diagnostic('install/npx', 'warning', `the hook would run dshpolicy from npx's cache (\`${script}\`), which npx may delete`, {
         help: 'install dshpolicy (`npm install -g dshpolicy`, or as a dev dependency) and run install from there',
@@ -424,6 +527,7 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
   // The policy and the events it needs.
   const given = (values.policy ?? []).map((p) => resolve(ctx.cwd, p));
   let events: string[];
+  let ir: PolicyIR | undefined;
   if (given.length === 0 && target.scope === 'user') {
     events = SEAMS.map((s) => SEAM_EVENTS[s]);
     const order = eventOrder(agent);
@@ -446,7 +550,8 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
         diagnostic('install/policy-errors', 'error', 'the policy does not compile, so it is not installed', { help: `\`dshpolicy check ${files.map(shellQuote).join(' ')}\` says more` }),
       );
     }
-    report.diagnostics.push(...loaded.diagnostics.filter((d) => d.severity === 'warning'));
+    report.diagnostics.push(...loaded.diagnostics.filter((d) => d.severity === 'warning'), ...hookTimeoutLints(loaded.ir, [agent]));
+    ir = loaded.ir;
     const found = policyEvents(agent, loaded.ir);
     events = found.events;
     report.diagnostics.push(...found.diagnostics);
@@ -465,7 +570,21 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
   }
   report.events = events;
 
-  const command = hookCommandLine(execPath, script, agent, given);
+  // The handler's timeout covers the policy's slowest hook; the hook answers by its deadline below it.
+  const timeout = handlerTimeout(ir, agent);
+  report.timeout = timeout.seconds;
+  report.deadline = hookDeadlineSec(timeout.seconds);
+  const hookArgs = ['--deadline', `${report.deadline}s`];
+  const command = target.scope === 'user' ? hookCommandLine(execPath, script!, agent, given, hookArgs) : projectHookCommand(agent, projectPaths(given, target.dir!, report), hookArgs);
+  // Each handler of a project install names its event, for the answer when dshpolicy is missing.
+  const commandFor = (event: string) => (target.scope === 'user' ? command : `${command} ${event}`);
+  if (target.scope === 'project' && events.length > 0 && findDshpolicy(ctx.env, target.dir!) === undefined) {
+    report.diagnostics.push(
+      diagnostic('install/not-found', 'warning', `the installed command finds no dshpolicy on this machine (\`$${DSHPOLICY_BIN_ENV}\` is not set, and there is none in a \`node_modules/.bin\` at or above \`${target.dir}\`, or on PATH): until there is one, it blocks every tool call and prompt`, {
+        help: `install it (\`npm i -D dshpolicy\` in the project, or \`npm i -g dshpolicy\`), or set \`${DSHPOLICY_BIN_ENV}\` in the agent's environment to the dshpolicy executable`,
+      }),
+    );
+  }
   const read = readConfig(target.file);
   if (read.error) return refuse(read.error);
   if (read.text !== undefined) sources.set(target.file, read.text);
@@ -473,7 +592,10 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
   let plan: HooksJsonEdit;
   if (agent === 'claude') {
     const http = values.http;
-    const handlerFor = (event: string): JsonObject => (http !== undefined && allowedHandlerTypes(event).includes('http') ? claudeHttpHandler(http) : claudeCommandHandler(command));
+    // `dshpolicy serve` decides with its own policy, by its own deadline (the agent's default less
+    // the margin): its handlers get the agent's longest timeout, which that deadline fits.
+    const handlerFor = (event: string): JsonObject =>
+      http !== undefined && allowedHandlerTypes(event).includes('http') ? claudeHttpHandler(http, MAX_HANDLER_TIMEOUT_SEC.claude) : claudeCommandHandler(commandFor(event), timeout.seconds);
     if (http !== undefined) {
       report.http = http;
       const commandOnly = events.filter((e) => !allowedHandlerTypes(e).includes('http'));
@@ -487,7 +609,7 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
     plan = planClaudeInstall(read.text, target.file, claudeWantedGroups(events, handlerFor));
   } else {
     report.command = command;
-    plan = planCodexInstall(read.text, target.file, codexWantedGroups(events, () => codexCommandHandler(command)));
+    plan = planCodexInstall(read.text, target.file, codexWantedGroups(events, (event) => codexCommandHandler(commandFor(event), timeout.seconds)));
   }
   report.diagnostics.push(...plan.diagnostics);
   if (!plan.ok) return refuse();
@@ -529,7 +651,26 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
     if (b) trust.backup = b;
   }
 
-  return emit(io, fmt, report, (style) => installText(report, plan, style), sources);
+  return emit(io, fmt, report, (style) => installText(report, plan, timeoutText(timeout, agent), style), sources);
+}
+
+/**
+ * The `--policy` files as a project install names them: relative to the project directory when
+ * they are in it, so that they are found in every checkout; others keep their absolute path,
+ * which only this machine may have (a warning says so).
+ */
+function projectPaths(given: readonly string[], dir: string, report: Report): string[] {
+  return given.map((file) => {
+    // `dir` has its links resolved (see targetOf), so the file's must be too.
+    const rel = relative(dir, real(file));
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel;
+    report.diagnostics.push(
+      diagnostic('install/machine-path', 'warning', `\`${file}\` is outside the project, so the committed settings name it by this machine's path`, {
+        help: 'teammates need the same file at the same path; keep the policy in the project (for example in `.dshpolicy/`) instead',
+      }),
+    );
+    return file;
+  });
 }
 
 /** Whether the hooks file `source` (imported by the policy) is the file we write, or already runs our hook. */
@@ -599,7 +740,7 @@ function codexTrust(
   return { report, ...(plan ? { plan } : {}), diagnostics };
 }
 
-function installText(report: Report, plan: HooksJsonEdit, style: Style): string[] {
+function installText(report: Report, plan: HooksJsonEdit, timeoutNote: string, style: Style): string[] {
   const out: string[] = [];
   const name = AGENT_NAME[report.agent];
   if (report.diff) out.push(report.diff.trimEnd());
@@ -613,8 +754,12 @@ function installText(report: Report, plan: HooksJsonEdit, style: Style): string[
     out.push(`${style.green('ok')}: ${verb} the dshpolicy hook for ${name} in ${report.file}${plan.created ? ' (a new file)' : ''}`);
   }
   if (report.events.length > 0) out.push(`  events:  ${report.events.join(', ')}`);
-  if (report.http) out.push(`  url:     ${report.http}`);
-  if (report.command) out.push(`  command: ${report.command}`);
+  if (report.http) out.push(`  url:     ${report.http} (timeout ${MAX_HANDLER_TIMEOUT_SEC.claude} s: \`dshpolicy serve\` answers by its own deadline)`);
+  if (report.command) out.push(`  command: ${report.command}${report.scope === 'project' ? ' <event>' : ''}`);
+  if (report.command && report.scope === 'project') {
+    out.push(`           runs $${DSHPOLICY_BIN_ENV}, else the nearest node_modules/.bin/dshpolicy at or above the project, else dshpolicy on PATH; blocks when there is none`);
+  }
+  if (report.timeout !== undefined && report.command !== undefined && report.events.length > 0) out.push(`  timeout: ${report.timeout} s (${timeoutNote}; the hook answers by ${report.deadline} s)`);
   if (report.policies === 'project') out.push('  policy:  every *.dshpolicy in the nearest .dshpolicy/ at or above the project the agent runs in, read on each event');
   else if (report.policies) out.push(`  policy:  ${report.policies.join(', ')}`);
   if (report.backup) out.push(`  backup:  ${report.backup} (the file before dshpolicy first changed it)`);
@@ -622,6 +767,13 @@ function installText(report: Report, plan: HooksJsonEdit, style: Style): string[
   if (report.trust) out.push(...trustText(report.trust, !!report.dryRun, style));
   if (report.dryRun) out.push(style.dim('dry run: nothing was written'));
   return out;
+}
+
+/** Why the handler has the timeout it has. */
+function timeoutText(t: HandlerTimeout, agent: Agent): string {
+  if (t.longest === undefined) return t.capped ? `${AGENT_NAME[agent]}'s longest: each project's policy may run hooks` : 'the policy runs no command hook';
+  const slowest = `its slowest hook may run ${Math.ceil(t.longest.ms / 1000)} s`;
+  return t.capped ? `${AGENT_NAME[agent]}'s longest; ${slowest}` : slowest;
 }
 
 function trustText(t: TrustReport, dryRun: boolean, style: Style): string[] {

@@ -1,24 +1,33 @@
 /**
- * Loading the policies a command was given: `.dshpolicy` source (compiled) or IR JSON (validated).
+ * Loading the policies a command was given: `.dshpolicy` source (compiled) or IR JSON (validated),
+ * and the hooks configurations imported beside them. Every command that reads a policy loads it
+ * here, so every command reaches the same verdict on the same input: any error, in any of the
+ * files, and there is no policy (`check` reports it, the others refuse to run).
  */
 import { readFileSync } from 'node:fs';
 import { agentImporter, compileHooks, loadClaudeHooksText, loadCodexHooksText } from '../bridges/index.js';
-import { compileFiles } from '../dsl/index.js';
-import { compilePolicy, validateIR, type CompiledPolicy, type Diagnostic, type PolicyIR, IR_VERSION } from '../engine/index.js';
+import { compileFiles, decodeSource } from '../dsl/index.js';
+import { compilePolicy, hasErrors, mergedUnprotected, validateIR, type CompiledPolicy, type Diagnostic, type PolicyIR, IR_VERSION } from '../engine/index.js';
+import type { Io } from './args.js';
+import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export interface LoadedPolicy {
+  /** Undefined exactly when some diagnostic is an error. */
   policy: CompiledPolicy | undefined;
   ir: PolicyIR | undefined;
   diagnostics: Diagnostic[];
 }
 
 function loadIrFile(file: string): { ir: PolicyIR | undefined; diagnostics: Diagnostic[] } {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     return { ir: undefined, diagnostics: [{ code: 'cli/unreadable', severity: 'error', message: `cannot read \`${file}\`: ${(err as NodeJS.ErrnoException).code ?? 'error'}` }] };
   }
+  // The IR is a policy too: its bytes are UTF-8 or it is refused, as a source file is.
+  const { text, diagnostic: notUtf8 } = decodeSource(bytes, file);
+  if (notUtf8) return { ir: undefined, diagnostics: [notUtf8] };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -54,7 +63,12 @@ export function loadHookFile(agent: 'claude' | 'codex', file: string): { ir: Pol
   };
 }
 
-/** Compiles `.dshpolicy` files together and merges any IR `.json` files and hooks configurations beside them. */
+/**
+ * Compiles `.dshpolicy` files together and merges any IR `.json` files and hooks configurations
+ * beside them. Every file is read and all their diagnostics are reported; when any is an error
+ * there is no policy: a hooks file the agent would ignore in part (a truncated settings.json) is
+ * no more run in part here than a policy with an error.
+ */
 export function loadPolicies(files: string[], hooks: HookFiles = {}): LoadedPolicy {
   const sources = files.filter((f) => !f.endsWith('.json'));
   const irs = files.filter((f) => f.endsWith('.json'));
@@ -70,15 +84,14 @@ export function loadPolicies(files: string[], hooks: HookFiles = {}): LoadedPoli
     diagnostics.push(...r.diagnostics);
     if (r.ir) parts.push(r.ir);
   }
-  if (diagnostics.some((d) => d.severity === 'error')) return { policy: undefined, ir: undefined, diagnostics };
   for (const agent of ['claude', 'codex'] as const) {
     for (const f of hooks[agent] ?? []) {
       const r = loadHookFile(agent, f);
-      if (r.diagnostics.some((d) => d.code === 'cli/unreadable')) return { policy: undefined, ir: undefined, diagnostics: [...diagnostics, ...r.diagnostics] };
       diagnostics.push(...r.diagnostics);
       parts.push(r.ir);
     }
   }
+  if (hasErrors(diagnostics)) return { policy: undefined, ir: undefined, diagnostics };
   const ir: PolicyIR = {
     version: IR_VERSION,
     sources: parts.flatMap((p) => p.sources),
@@ -87,5 +100,24 @@ export function loadPolicies(files: string[], hooks: HookFiles = {}): LoadedPoli
   };
   const name = parts.find((p) => p.name !== undefined)?.name;
   if (name !== undefined) ir.name = name;
+  const unprotected = mergedUnprotected(parts);
+  if (unprotected !== undefined) ir.unprotected = unprotected;
   return { policy: compilePolicy(ir), ir, diagnostics };
+}
+
+/**
+ * The answer of a command whose policy did not load (`loaded.policy` undefined): its diagnostics,
+ * rendered as `check` renders them, on stderr with a summary line, or, with `json`, as
+ * `{"ok": false, "diagnostics"}` on stdout. The exit status is 1.
+ */
+export function refuseToRun(loaded: LoadedPolicy, json: boolean, io: Io): number {
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: loaded.diagnostics })}\n`);
+    return 1;
+  }
+  const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
+  const sources = new SourceCache();
+  for (const d of loaded.diagnostics.filter((x) => x.severity !== 'info')) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+  io.stderr.write(`the policy does not compile: ${summarize(loaded.diagnostics)}\n`);
+  return 1;
 }

@@ -31,8 +31,8 @@ import {
 } from '../engine/index.js';
 import { claudeTranscriptBatches, codexRolloutBatches, readTranscriptHead, type TranscriptHead, type TranscriptItem } from '../bridges/index.js';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
-import { loadPolicies } from './policy.js';
-import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
+import { loadPolicies, refuseToRun } from './policy.js';
+import { PLAIN, styleFor, summarize, type Style } from './render.js';
 import { describeEvent, explainShort } from './table.js';
 import { formatBytes, Output, ProgressLine } from './replay-output.js';
 
@@ -579,15 +579,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   const seams = list(values.seams, REPLAY_SEAMS, 'seams');
 
   const loaded = loadPolicies(policies, hooks);
-  if (!loaded.policy) {
-    if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: loaded.diagnostics })}\n`);
-    else {
-      const sources = new SourceCache();
-      for (const d of loaded.diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, styleFor(process.stderr))}\n\n`);
-      io.stderr.write(`the policy does not compile: ${summarize(loaded.diagnostics)}\n`);
-    }
-    return 1;
-  }
+  if (!loaded.policy) return refuseToRun(loaded, fmt === 'json', io);
   const warnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -425,6 +425,62 @@ describe('dshpolicy test: the policy', () => {
     const r = await run(['--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^usage: dshpolicy test /);
+  });
+});
+
+describe('dshpolicy test: cases that depend on a hook', () => {
+  const marker = join(dir, 'hook-ran');
+  const hooked = file(
+    'hooked.dshpolicy',
+    `on pre-tool {
+  deny Bash command "rm *" because "no rm"
+  run Bash command "rm *", "git *" hook "touch ${marker}; echo 'from the hook' >&2; exit 2"
+}
+on prompt {
+  block when prompt contains "key" because "no keys"
+  run hook "touch ${marker}"
+}
+test "t" {
+  pre-tool Bash { command: "rm x" } => deny because /no rm/
+  pre-tool Bash { command: "rm x" } => deny because /from the hook/
+  pre-tool Bash { command: "rm x" } => ask
+  pre-tool Bash { command: "git push" } => deny
+  pre-tool Bash { command: "ls" } => none
+  prompt { prompt: "my key" } => block
+  prompt { prompt: "hello" } => allow
+}
+`,
+  );
+
+  it('judges without the hooks what no hook can change, and skips the rest', async () => {
+    const r = await run([hooked, '--format', 'json']);
+    const out = JSON.parse(r.out) as { results: { name: string; status: string; hooks?: string[] }[]; skippedCases: number };
+    expect(out.results.map((x) => [x.name, x.status])).toEqual([
+      // a deny is final: its reasons can only grow, so a `because` that already matches holds
+      ['t: line 10', 'passed'],
+      // ... one that does not match may yet match the hook's reason
+      ['t: line 11', 'skipped'],
+      // ... and a case expecting anything else fails whatever the hook says
+      ['t: line 12', 'failed'],
+      ['t: line 13', 'skipped'],
+      ['t: line 14', 'passed'],
+      // a prompt `block` is final too
+      ['t: line 15', 'passed'],
+      ['t: line 16', 'skipped'],
+    ]);
+    expect(out.results[1]!.hooks).toEqual([`${hooked}:3:3`]);
+    expect(out.skippedCases).toBe(3);
+    expect(r.code).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('runs the hooks with --run-hooks, and then skips nothing', async () => {
+    const r = await run([hooked, '--run-hooks', '--format', 'json']);
+    const out = JSON.parse(r.out) as { results: { name: string; status: string }[]; skippedCases: number };
+    expect(out.skippedCases).toBe(0);
+    expect(out.results.map((x) => x.status)).toEqual(['passed', 'passed', 'failed', 'passed', 'passed', 'passed', 'passed']);
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
   });
 });
 

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import {
   AGENT_EVENT_DECISIONS,
   checkRegex,
+  decideWithoutHooks,
   diagnostic,
   evaluateAny,
   normalizeAnyEvent,
@@ -24,7 +25,8 @@ import {
   type HookRunner,
   type TestCase,
 } from '../engine/index.js';
-import { alternatives, guard, UsageError, type Io } from './args.js';
+import { alternatives, guard, tooManyWarnings, UsageError, WARNING_OPTIONS, warningLimit, type Io } from './args.js';
+import { NEEDS_HOOKS } from './check.js';
 import { computeCoverage, renderCoverage, type CoverageCase, type CoverageReport } from './coverage.js';
 import { FixtureReadError, readFixtures } from './eval.js';
 import { discoverPolicies } from './hook.js';
@@ -33,7 +35,8 @@ import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style }
 import { describeEvent } from './table.js';
 
 export const TEST_HELP = `usage: dshpolicy test [<file.dshpolicy|file.json|fixtures.jsonl>...] [--policy <file>]...
-                      [--format human|json|junit] [--coverage] [--verbose]
+                      [--format human|json|junit] [--coverage] [--verbose] [--run-hooks]
+                      [--strict | --max-warnings <n>]
                       [--claude-hooks <settings.json|hooks.json>]... [--codex-hooks <hooks.json|config.toml>]...
 
 Runs every \`test\` block of the policy files, and every line of the fixture files (.jsonl) that
@@ -44,12 +47,17 @@ decided and their reasons; lines that cannot be read are errors, and the others 
 With no files, tests the .dshpolicy files of the nearest .dshpolicy/ directory and the *.jsonl
 files in its tests/ folder. --coverage adds, per rule, how many cases it decided or was outranked
 in, and why a rule never decided. --verbose also lists the cases that passed.
-Exits 0 when every case passes, 1 when one fails or errs or the policy does not compile.`;
+No command hook runs unless --run-hooks is given: a case whose outcome depends on a \`run\` hook
+is then skipped, and said so (neither passed nor failed).
+  --strict             fail on any warning of the policy
+  --max-warnings <n>   fail when the policy has more than n warnings
+Exits 0 when no case fails or errs, 1 when one does, when the policy does not compile, or when it
+has more warnings than --strict or --max-warnings allow.`;
 
 const FORMATS = ['human', 'json', 'junit'] as const;
 type TestFormat = (typeof FORMATS)[number];
 
-export type CaseStatus = 'passed' | 'failed' | 'error';
+export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped';
 
 /** One test case or fixture line, run. */
 export interface CaseResult {
@@ -65,8 +73,10 @@ export interface CaseResult {
   /** The regex some reason or context must match, as `/source/flags`. */
   expectReason?: string;
   decision?: AnyDecision;
-  /** Why the case failed. */
+  /** Why the case failed or was skipped. */
   message?: string;
+  /** For a skipped case: the `run` rules whose hooks its outcome depends on. */
+  hooks?: string[];
   /** Why the case could not run. */
   errors?: Diagnostic[];
 }
@@ -123,14 +133,22 @@ function judge(decision: AnyDecision, expect: string, reason: { regex: string; f
   return undefined;
 }
 
-async function runTestBlockCase(policy: CompiledPolicy, tc: TestCase, runner: HookRunner, fallbackFile: string): Promise<CaseResult> {
+/** The hook runner, or undefined when no hook may run (no `--run-hooks`). */
+type Runner = HookRunner | undefined;
+
+function skippedCase(base: CaseResult, hooks: string[]): CaseResult {
+  return { ...base, status: 'skipped', message: NEEDS_HOOKS, hooks };
+}
+
+async function runTestBlockCase(policy: CompiledPolicy, tc: TestCase, runner: Runner, fallbackFile: string): Promise<CaseResult> {
   const file = tc.span?.file ?? fallbackFile;
   const at = tc.span ? `${tc.span.file}:${tc.span.start.line}:${tc.span.start.column}` : file;
   const base: CaseResult = { kind: 'test', file, name: tc.name, at, status: 'passed', expect: tc.expect };
   if (tc.because) base.expectReason = regexText(tc.because.regex, tc.because.flags);
   const norm = normalizeEvent(tc.event);
   if (norm.event) base.event = norm.event;
-  const r = await runTestCase(policy, tc, { runner });
+  const r = await runTestCase(policy, tc, runner ? { runner } : { skipHooks: true });
+  if (r.skipped) return skippedCase(base, r.skipped.hooks);
   if (!r.decision) {
     return { ...base, status: 'error', errors: r.failure ? [r.failure] : [], message: r.failure?.message ?? 'the case could not run' };
   }
@@ -145,7 +163,7 @@ async function runTestBlockCase(policy: CompiledPolicy, tc: TestCase, runner: Ho
 async function runFixtureFile(
   file: string,
   policy: CompiledPolicy,
-  runner: HookRunner,
+  runner: Runner,
   io: Io,
 ): Promise<{ results: CaseResult[]; skipped: number }> {
   const results: CaseResult[] = [];
@@ -203,7 +221,6 @@ async function runFixtureFile(
         }
       }
       const name = typeof obj['name'] === 'string' ? obj['name'] : typeof obj['id'] === 'string' || typeof obj['id'] === 'number' ? String(obj['id']) : undefined;
-      const decision = await evaluateAny(policy, event, { runner });
       const r: CaseResult = {
         kind: 'fixture',
         file,
@@ -212,9 +229,19 @@ async function runFixtureFile(
         status: 'passed',
         event,
         expect,
-        decision,
       };
       if (reason) r.expectReason = regexText(reason.regex, reason.flags);
+      let decision: AnyDecision;
+      if (runner) decision = await evaluateAny(policy, event, { runner });
+      else {
+        const settled = await decideWithoutHooks(policy, event, { expect, because: reason });
+        if ('hooks' in settled) {
+          results.push(skippedCase(r, settled.hooks));
+          continue;
+        }
+        decision = settled.decision;
+      }
+      r.decision = decision;
       const message = judge(decision, expect, reason);
       if (message !== undefined) {
         r.status = 'failed';
@@ -236,6 +263,8 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
       'codex-hooks': { type: 'string', multiple: true },
       format: { type: 'string' },
       coverage: { type: 'boolean' },
+      'run-hooks': { type: 'boolean' },
+      ...WARNING_OPTIONS,
       verbose: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
     }, allowPositionals: true, strict: true }));
@@ -248,6 +277,7 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
     throw new UsageError(`unknown format \`${fmt}\`; use ${alternatives(FORMATS.map((f) => `\`${f}\``))}`);
   }
   const format = fmt as TestFormat;
+  const maxWarnings = warningLimit(values);
   const hooks = { claude: values['claude-hooks'] ?? [], codex: values['codex-hooks'] ?? [] };
   let policies = [...positionals.filter((f) => !isFixtureFile(f)), ...(values.policy ?? [])];
   let fixtures = positionals.filter(isFixtureFile);
@@ -272,7 +302,8 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
   const loaded = loadPolicies(policies, hooks);
   if (!loaded.policy) return reportPolicyErrors(loaded.diagnostics, format, io);
   const policy = loaded.policy;
-  const runner = processHookRunner();
+  // Testing a policy runs none of the commands it names, unless asked to.
+  const runner = values['run-hooks'] === true ? processHookRunner() : undefined;
   const fallback = loaded.ir?.sources[0] ?? policies[0] ?? 'policy';
 
   const results: CaseResult[] = [];
@@ -287,13 +318,18 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
     passed: results.filter((r) => r.status === 'passed').length,
     failed: results.filter((r) => r.status === 'failed').length,
     errors: results.filter((r) => r.status === 'error').length,
+    skippedCases: results.filter((r) => r.status === 'skipped').length,
     skipped,
   };
-  const ok = counts.failed === 0 && counts.errors === 0;
-  const coverage = values.coverage
-    ? computeCoverage(policy, results.flatMap((r): CoverageCase[] => (r.event && r.decision ? [{ event: r.event, decision: r.decision }] : [])))
-    : undefined;
   const warnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
+  const tooMany = tooManyWarnings(warnings.length, maxWarnings, values.strict === true);
+  const ok = counts.failed === 0 && counts.errors === 0 && tooMany === undefined;
+  const coverage = values.coverage
+    ? computeCoverage(policy, results.flatMap((r): CoverageCase[] => (r.event && r.decision ? [{ event: r.event, decision: r.decision }] : [])), {
+        hooksRun: runner !== undefined,
+        skipped: results.flatMap((r) => (r.status === 'skipped' && r.event ? [r.event] : [])),
+      })
+    : undefined;
 
   if (format === 'json') {
     const out: Record<string, unknown> = { ok, ...counts, results: results.map(resultJson), diagnostics: loaded.diagnostics };
@@ -303,11 +339,16 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
     }
     io.stdout.write(`${JSON.stringify(out)}\n`);
   } else if (format === 'junit') {
-    io.stdout.write(renderJunit(results, coverage));
+    io.stdout.write(renderJunit(results, coverage, tooMany === undefined ? undefined : { message: tooMany, warnings }));
   } else {
     const style: Style = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
-    io.stdout.write(renderHuman(results, counts, ok, values.verbose === true, style, coverage));
-    if (warnings.length > 0) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
+    // Warnings that fail the run are shown where the failures are, so a CI log says what to fix.
+    if (tooMany !== undefined) {
+      const sources = new SourceCache();
+      for (const d of warnings) io.stdout.write(`${renderDiagnostic(d, sources, style)}\n\n`);
+    }
+    io.stdout.write(renderHuman(results, counts, ok, values.verbose === true, style, coverage, tooMany));
+    if (warnings.length > 0 && tooMany === undefined) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
   }
   return ok ? 0 : 1;
 }
@@ -319,7 +360,7 @@ function isFixtureFile(f: string): boolean {
 function reportPolicyErrors(diagnostics: Diagnostic[], format: TestFormat, io: Io): number {
   const message = `the policy does not compile: ${summarize(diagnostics)}`;
   if (format === 'json') {
-    io.stdout.write(`${JSON.stringify({ ok: false, passed: 0, failed: 0, errors: 0, skipped: 0, results: [], diagnostics })}\n`);
+    io.stdout.write(`${JSON.stringify({ ok: false, passed: 0, failed: 0, errors: 0, skippedCases: 0, skipped: 0, results: [], diagnostics })}\n`);
   } else if (format === 'junit') {
     const sources = new SourceCache();
     const body = diagnostics.filter((d) => d.severity === 'error').map((d) => renderDiagnostic(d, sources, PLAIN)).join('\n\n');
@@ -357,6 +398,7 @@ export function resultJson(r: CaseResult): Record<string, unknown> {
     out['context'] = d.context;
   }
   if (r.message !== undefined && r.status !== 'passed') out['message'] = r.message;
+  if (r.hooks) out['hooks'] = r.hooks;
   if (r.status === 'failed' && r.decision) {
     out['trace'] = r.decision.trace;
     if (r.decision.diagnostics.length > 0) out['diagnostics'] = r.decision.diagnostics;
@@ -371,6 +413,12 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function caseDetails(r: CaseResult): string[] {
   const lines: string[] = [];
   const row = (label: string, value: string) => lines.push(`${label.padEnd(9)} ${value}`);
+  if (r.status === 'skipped') {
+    if (r.event) row('event', `${seamName(r.event)} ${describeEvent(r.event)}`);
+    row('skipped', r.message ?? NEEDS_HOOKS);
+    row('hooks', (r.hooks ?? []).join(', '));
+    return lines;
+  }
   if (r.status === 'error') {
     for (const e of r.errors ?? []) {
       lines.push(`${e.severity}[${e.code}]: ${e.message}${e.pointer ? ` (at ${e.pointer || '/'})` : ''}`);
@@ -401,11 +449,12 @@ export function caseDetails(r: CaseResult): string[] {
 
 function renderHuman(
   results: CaseResult[],
-  counts: { passed: number; failed: number; errors: number; skipped: number },
+  counts: { passed: number; failed: number; errors: number; skippedCases: number; skipped: number },
   ok: boolean,
   verbose: boolean,
   style: Style,
   coverage: CoverageReport | undefined,
+  tooMany: string | undefined,
 ): string {
   const out: string[] = [];
   for (const r of results) {
@@ -413,7 +462,7 @@ function renderHuman(
       if (verbose) out.push(`${style.green('ok')}    ${r.at}  ${r.name}`);
       continue;
     }
-    const head = r.status === 'failed' ? style.red(style.bold('FAIL')) + ' ' : style.red(style.bold('ERROR'));
+    const head = r.status === 'failed' ? style.red(style.bold('FAIL')) + ' ' : r.status === 'skipped' ? style.yellow(style.bold('SKIP')) + ' ' : style.red(style.bold('ERROR'));
     out.push(`${head} ${style.cyan(r.at)}  ${style.bold(r.name)}`);
     for (const line of caseDetails(r)) out.push(`      ${line}`);
     out.push('');
@@ -425,11 +474,13 @@ function renderHuman(
   const parts = [`${counts.passed} passed`];
   if (counts.failed > 0) parts.push(`${counts.failed} failed`);
   if (counts.errors > 0) parts.push(plural(counts.errors, 'error'));
+  if (counts.skippedCases > 0) parts.push(`${counts.skippedCases} skipped`);
   const what = [tests > 0 ? plural(tests, 'test case') : '', lines > 0 ? plural(lines, 'fixture line') : ''].filter((x) => x !== '').join(', ');
   const skipped = counts.skipped > 0 ? `; ${plural(counts.skipped, 'line')} without \`expect\` skipped` : '';
   const head = ok ? style.green('ok') : style.red('failed');
-  if (results.length === 0) out.push(`${head}: no test cases (no \`test\` block, and no fixture line with \`expect\`)${skipped}`);
-  else out.push(`${head}: ${parts.join(', ')} (${what}${skipped})`);
+  const warned = tooMany !== undefined ? `; ${tooMany}` : '';
+  if (results.length === 0) out.push(`${head}: no test cases (no \`test\` block, and no fixture line with \`expect\`)${skipped}${warned}`);
+  else out.push(`${head}: ${parts.join(', ')} (${what}${skipped})${warned}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -456,7 +507,7 @@ function lineOf(r: CaseResult): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-export function renderJunit(results: CaseResult[], coverage: CoverageReport | undefined): string {
+export function renderJunit(results: CaseResult[], coverage: CoverageReport | undefined, warned?: { message: string; warnings: Diagnostic[] }): string {
   const suites = new Map<string, CaseResult[]>();
   for (const r of results) {
     const list = suites.get(r.file) ?? [];
@@ -464,17 +515,34 @@ export function renderJunit(results: CaseResult[], coverage: CoverageReport | un
     suites.set(r.file, list);
   }
   const count = (rs: CaseResult[], s: CaseStatus) => rs.filter((r) => r.status === s).length;
+  const extra = warned ? 1 : 0;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="dshpolicy" tests="${results.length}" failures="${count(results, 'failed')}" errors="${count(results, 'error')}">`,
+    `<testsuites name="dshpolicy" tests="${results.length + extra}" failures="${count(results, 'failed') + extra}" errors="${count(results, 'error')}">`,
   ];
+  if (warned) {
+    // Warnings that fail the run (--strict, --max-warnings) are one failing case of their own.
+    const sources = new SourceCache();
+    const body = warned.warnings.map((d) => renderDiagnostic(d, sources, PLAIN)).join('\n\n');
+    out.push('  <testsuite name="policy" tests="1" failures="1" errors="0" skipped="0">');
+    out.push('    <testcase name="the policy has no more warnings than allowed" classname="policy">');
+    out.push(`      <failure message="${attr(warned.message)}" type="warnings">${text(body)}</failure>`);
+    out.push('    </testcase>');
+    out.push('  </testsuite>');
+  }
   for (const [file, rs] of suites) {
-    out.push(`  <testsuite name="${attr(file)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'error')}" skipped="0">`);
+    out.push(`  <testsuite name="${attr(file)}" tests="${rs.length}" failures="${count(rs, 'failed')}" errors="${count(rs, 'error')}" skipped="${count(rs, 'skipped')}">`);
     for (const r of rs) {
       const line = lineOf(r);
       const open = `    <testcase name="${attr(r.name)}" classname="${attr(file)}" file="${attr(file)}"${line !== undefined ? ` line="${line}"` : ''}`;
       if (r.status === 'passed') {
         out.push(`${open}/>`);
+        continue;
+      }
+      if (r.status === 'skipped') {
+        out.push(`${open}>`);
+        out.push(`      <skipped message="${attr(r.message ?? NEEDS_HOOKS)}">${text(caseDetails(r).join('\n'))}</skipped>`);
+        out.push('    </testcase>');
         continue;
       }
       const tag = r.status === 'failed' ? 'failure' : 'error';

@@ -123,7 +123,16 @@ export interface TestBlock extends NodeBase {
   cases: TestCaseNode[];
 }
 
-export type Item = PolicyDecl | IncludeDecl | ImportDecl | LetDecl | OnBlock | TestBlock;
+/**
+ * `unprotect claude, codex`: the groups of self-protection the policy opts out of, as written
+ * (`policy`, `claude`, `codex`, `gemini`, or `*` for all); the checks validate them.
+ */
+export interface UnprotectDecl extends NodeBase {
+  kind: 'unprotect';
+  targets: Ident[];
+}
+
+export type Item = PolicyDecl | IncludeDecl | ImportDecl | LetDecl | OnBlock | TestBlock | UnprotectDecl;
 
 export interface PolicyFile extends NodeBase {
   kind: 'file';

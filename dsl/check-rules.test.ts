@@ -354,7 +354,7 @@ describe('`with` options of a hook', () => {
     expect(r.diagnostics.map((d) => [d.message, d.help])).toEqual([
       ['`pluginRoot` is not a hook option', 'did you mean `plugin_root`?'],
       ['`arg` is not a hook option', 'did you mean `args`?'],
-      ['`env` is not a hook option', "a hook's options are `args`, `shell`, `plugin_root`, `if`, `http`, `headers` or `allowed_env_vars`"],
+      ['`env` is not a hook option', "a hook's options are `args`, `shell`, `plugin_root`, `if`, `http`, `headers`, `allowed_env_vars` or `on_deadline`"],
     ]);
     expect(r.diagnostics[0]!.span?.end.column).toBe(32);
   });

@@ -287,7 +287,7 @@ function checkMatcher(ctx: CheckContext, seam: Seam, rule: RuleNode): void {
 // ---------------------------------------------------------------- `with { ... }`
 
 /** The keys of a hook's `with` object, in the order the printer writes them. */
-export const HOOK_OPTIONS = ['args', 'shell', 'plugin_root', 'if', 'http', 'headers', 'allowed_env_vars'] as const;
+export const HOOK_OPTIONS = ['args', 'shell', 'plugin_root', 'if', 'http', 'headers', 'allowed_env_vars', 'on_deadline'] as const;
 
 /** Whether Claude Code evaluates a handler's `if` on a seam's event or an agent event. */
 export function evaluatesIf(place: { seam: Seam } | { event: string }): boolean {
@@ -354,6 +354,9 @@ function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
         envVars = entry;
         checkStringList(ctx, entry, 'e.g. `allowed_env_vars: ["API_TOKEN"]`: the variables a header may name');
         break;
+      case 'on_deadline':
+        checkOnDeadline(ctx, entry);
+        break;
       default:
         error(
           ctx,
@@ -385,6 +388,14 @@ function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
   }
 }
 
+/** `on_deadline`: what a hook that has not answered by the hook's deadline counts as. */
+function checkOnDeadline(ctx: CheckContext, entry: ObjectEntry): void {
+  const value = optionString(ctx, entry);
+  if (value !== undefined && value !== 'fail-closed' && value !== 'none') {
+    error(ctx, 'check/bad-hook-option', `\`on_deadline\` must be \`"fail-closed"\` or \`"none"\`, not ${quote(value)}`, entry.value.span, STRING_OPTION_HELP['on_deadline']);
+  }
+}
+
 /** "did you mean `plugin_root`?" for a misspelt key, also for `pluginRoot` and `plugin-root`. */
 function suggestOption(key: string): string | undefined {
   const plain = (k: string): string => k.toLowerCase().replace(/[_-]/g, '');
@@ -403,6 +414,7 @@ const STRING_OPTION_HELP: Readonly<Record<string, string>> = {
   shell: 'write `shell: "bash"`',
   plugin_root: 'the plugin\'s directory, e.g. `plugin_root: "/home/me/.claude/plugins/x"`',
   if: 'one permission rule, e.g. `if: "Bash(git push *)"`',
+  on_deadline: 'write `on_deadline: "none"` to leave a late hook out of the decision (`"fail-closed"`, the default, denies or blocks)',
 };
 
 /** The string an option holds; reported when it holds something else; undefined then or when unknown. */

@@ -2,15 +2,16 @@
  * Stage 3, checks: everything that makes a policy wrong (errors) or suspicious (warnings), per
  * node kind, reported against the node. Runs on the files that parsed; names are resolved.
  */
-import { hasErrors, type Diagnostic } from '../engine/index.js';
-import type { ValueNode } from './ast.js';
-import { error, makeContext, validateRegex, type CheckContext } from './check-context.js';
+import { hasErrors, PROTECTED_DESCRIPTIONS, PROTECTED_GROUPS, type Diagnostic, type ProtectedGroup } from '../engine/index.js';
+import type { UnprotectDecl, ValueNode } from './ast.js';
+import { error, makeContext, validateRegex, warning, type CheckContext } from './check-context.js';
 import { deadAllowDiagnostics, findDeadAllows } from './check-dead.js';
 import { checkLints } from './check-lints.js';
 import { checkOnBlock } from './check-rules.js';
 import { checkTestBlock } from './check-tests.js';
 import { Lowered } from './memo.js';
 import type { ScopedFile } from './scope.js';
+import { codeAlternatives, didYouMean } from './suggest.js';
 
 export function checkProgram(files: readonly ScopedFile[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -43,9 +44,32 @@ function checkFile(ctx: CheckContext): void {
       case 'test':
         checkTestBlock(ctx, item);
         break;
+      case 'unprotect':
+        checkUnprotect(ctx, item);
+        break;
       default:
         break;
     }
+  }
+}
+
+/** The words `unprotect` takes: the groups of self-protection, and `*` for all of them. */
+const UNPROTECT_TARGETS: readonly string[] = [...PROTECTED_GROUPS, '*'];
+
+/** Each group must be one of self-protection's; an opt-out is said, with what it leaves unprotected. */
+function checkUnprotect(ctx: CheckContext, item: UnprotectDecl): void {
+  for (const target of item.targets) {
+    const name = target.name;
+    if (!UNPROTECT_TARGETS.includes(name)) {
+      error(ctx, 'check/unknown-protection', `\`${name}\` is not a group of self-protection`, target.span,
+        didYouMean(name, UNPROTECT_TARGETS) ?? `the groups are ${codeAlternatives(UNPROTECT_TARGETS)} (\`*\`: all of them)`);
+      continue;
+    }
+    const groups: readonly ProtectedGroup[] = name === '*' ? PROTECTED_GROUPS : [name as ProtectedGroup];
+    const what = groups.map((g) => PROTECTED_DESCRIPTIONS[g]).join('; ');
+    const off = name === '*' ? 'every group (`*`)' : `\`${name}\``;
+    warning(ctx, 'check/unprotected', `self-protection is off for ${off}: the agent may write ${what}`, target.span,
+      `an agent can then change its own guard; take \`${name}\` out of \`unprotect\` to protect it again`);
   }
 }
 

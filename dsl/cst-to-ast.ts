@@ -205,6 +205,13 @@ export class AstBuilder {
       if (!name) return undefined;
       return { kind: 'test', name, cases, span: this.cover(d.keyword, d.LCurly, cases[cases.length - 1]?.span, d.RCurly) };
     }
+    if (c.unprotectDecl?.[0]) {
+      const d = c.unprotectDecl[0].children;
+      const targets: A.Ident[] = [];
+      for (const tok of d.target ?? []) if (isRealToken(tok)) targets.push(this.ident(tok)!);
+      if (targets.length === 0) return undefined;
+      return { kind: 'unprotect', targets, span: this.cover(d.keyword, targets[targets.length - 1]!.span) };
+    }
     return undefined;
   }
 

@@ -62,6 +62,12 @@ describe('formatPolicy: items and layout', () => {
     `);
   });
 
+  it('prints `unprotect` with its groups on one line, a comment inside it above it', () => {
+    expect(fmt('unprotect   claude ,\n  policy,*')).toBe('unprotect claude, policy, *\n');
+    expect(fmt('unprotect claude, # for the settings agent\n  codex\n')).toBe('# for the settings agent\nunprotect claude, codex\n');
+    checkInvariants('unprotect gemini\non pre-tool {\n  allow Read\n}\n');
+  });
+
   it('prints every kind of value, literals with a text of their own as written', () => {
     const text = 'let v = [ "tab\\there \\u{2014} \\u{7f}", /a\\/b\\s+/im, 007, 1.50, 1000ms, true, false, null, other ]\nlet w = [[], {}, {k: 1, "q k": [1], if: "x"} ]';
     expect(fmt(text)).toBe(`let v = ["tab\\there — \\u{7f}", /a\\/b\\s+/im, 007, 1.50, 1000ms, true, false, null, other]\nlet w = [[], {}, { k: 1, "q k": [1], if: "x" }]\n`);

@@ -305,6 +305,8 @@ class Printer {
         return simple(`include ${encodeString(item.path.value)}`);
       case 'import':
         return simple(`import ${item.agent.name} ${item.what.name} ${encodeString(item.path.value)}`);
+      case 'unprotect':
+        return simple(`unprotect ${item.targets.map((t) => t.name).join(', ')}`);
       case 'let': {
         const out = new Lines(this, indent, true).add(`let ${item.name.name} = `).value(item.value);
         return { lines: out.lines, above: this.above(start, end, item) };

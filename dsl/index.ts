@@ -15,7 +15,7 @@ export type { ParsedPolicy } from './parse.js';
 export type * from './ast.js';
 export { STAGES, MAX_DIAGNOSTICS, compileWith } from './compile.js';
 export type { CompileResult, CompileStage, CompileState } from './compile.js';
-export { KNOWN_IMPORTS, resolveInclude } from './load.js';
+export { KNOWN_IMPORTS, decodeSource, resolveInclude } from './load.js';
 export type { ImportedRules, ImportRequest, Importer, LoadedFile, ParseFn, SourceHost } from './load.js';
 export { HOOK_EVENT_SEAMS } from './lower-tests.js';
 export { SEAM_EVENTS } from './lower.js';
@@ -26,11 +26,11 @@ export function compileSources(entries: string[], host: SourceHost): CompileResu
   return compileWith(entries, host, parsePolicy);
 }
 
-/** The file system as a SourceHost. */
+/** The file system as a SourceHost: files are read as bytes, so that loading decodes them strictly. */
 export const fileSystemHost: SourceHost = {
-  readFile(path: string): string | undefined {
+  readFile(path: string): Uint8Array | undefined {
     try {
-      return readFileSync(path, 'utf8');
+      return readFileSync(path);
     } catch {
       return undefined;
     }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../engine/index.js';
 import { compileWith } from './compile.js';
 import { fakeSources, type AstBuilder, type FakeSource } from './compile-testkit.js';
-import { loadSources, resolveInclude } from './load.js';
+import { compileSources } from './index.js';
+import { decodeSource, invalidUtf8At, loadSources, resolveInclude, type SourceHost } from './load.js';
 
 /** A file that includes `includes` (paths as written) and has one rule, so its order shows. */
 function includer(...includes: string[]): FakeSource {
@@ -185,5 +186,70 @@ describe('loadSources', () => {
       diagnostics: [{ code: 'parse/x', severity: 'error', message: 'x' }],
     }));
     expect(r.files.map((f) => [f.file, f.parsed])).toEqual([['a.dshpolicy', false]]);
+  });
+});
+
+describe('strict UTF-8', () => {
+  const bytes = (...b: (number | string)[]) => Buffer.concat(b.map((x) => (typeof x === 'string' ? Buffer.from(x, 'utf8') : Buffer.from([x]))));
+
+  it('finds the first byte of the first ill-formed sequence', () => {
+    expect(invalidUtf8At(bytes('plain ascii'))).toBe(-1);
+    expect(invalidUtf8At(bytes('é € 😀 \u{10FFFF}'))).toBe(-1);
+    expect(invalidUtf8At(bytes('a', 0xe9, 'b'))).toBe(1); // Latin-1 é
+    expect(invalidUtf8At(bytes(0xc0, 0x80))).toBe(0); // an overlong NUL
+    expect(invalidUtf8At(bytes('a', 0xe0, 0x80, 0x80))).toBe(1); // an overlong three-byte form
+    expect(invalidUtf8At(bytes(0xed, 0xa0, 0x80))).toBe(0); // a surrogate
+    expect(invalidUtf8At(bytes(0xf4, 0x90, 0x80, 0x80))).toBe(0); // past U+10FFFF
+    expect(invalidUtf8At(bytes('ab', 0xe2, 0x82))).toBe(2); // cut short at the end
+    expect(invalidUtf8At(bytes('😀', 0xff))).toBe(4);
+    expect(invalidUtf8At(bytes(0x80))).toBe(0); // a continuation byte alone
+  });
+
+  it('agrees with a fatal TextDecoder on random bytes', () => {
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let n = 0; n < 3000; n++) {
+      const b = Buffer.from(Array.from({ length: next() % 8 }, () => (next() % 3 === 0 ? next() % 128 : 0x80 + (next() % 128))));
+      let ok = true;
+      try {
+        fatal.decode(b);
+      } catch {
+        ok = false;
+      }
+      expect(invalidUtf8At(b) === -1, b.toString('hex')).toBe(ok);
+    }
+  });
+
+  it('reports parse/invalid-utf8 at the line and column of the first bad byte', () => {
+    // `€` is three bytes but one UTF-16 unit: the message counts bytes, the span characters.
+    const r = decodeSource(bytes('on prompt {\n  block because "€caf', 0xe9, '"\n}\n'), 'p.dshpolicy');
+    expect(r.text).toBe('on prompt {\n  block because "€caf\uFFFD"\n}\n');
+    expect(r.diagnostic).toMatchObject({
+      code: 'parse/invalid-utf8',
+      severity: 'error',
+      message: 'invalid UTF-8: the byte `0xE9` at byte offset 35 is not part of a UTF-8 character',
+      span: { file: 'p.dshpolicy', start: { line: 2, column: 22, offset: 33 }, end: { line: 2, column: 23, offset: 34 } },
+    });
+    expect(decodeSource(bytes('€ ok'), 'p')).toEqual({ text: '€ ok' });
+  });
+
+  it('refuses a policy file or an included file that is not UTF-8, and parses neither', () => {
+    const files: Record<string, Buffer> = {
+      'a.dshpolicy': bytes('include "b.dshpolicy"\non prompt {\n  block because "\u20AC"\n}\n'),
+      'b.dshpolicy': bytes('on prompt {\n  block because "x', 0xff, '"\n}\n'),
+      'c.dshpolicy': bytes(0xfe, 'on prompt {\n  block\n}\n'),
+    };
+    const host: SourceHost = { readFile: (path) => files[path] };
+    const r = compileSources(['a.dshpolicy', 'c.dshpolicy'], host);
+    expect(r.ir).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, at(d)])).toEqual([
+      ['parse/invalid-utf8', 'b.dshpolicy:2:19'],
+      ['parse/invalid-utf8', 'c.dshpolicy:1:1'],
+    ]);
+    // Without the bad byte, the same files compile: the error is the byte, nothing else.
+    files['b.dshpolicy'] = bytes('on prompt {\n  block because "x"\n}\n');
+    files['c.dshpolicy'] = bytes('on prompt {\n  block\n}\n');
+    expect(compileSources(['a.dshpolicy', 'c.dshpolicy'], host).diagnostics).toEqual([]);
   });
 });

@@ -9,14 +9,17 @@
  * - An include that leads back to a file still being loaded is a cycle: an error at that include.
  */
 import { posix } from 'node:path';
-import { diagnostic, hasErrors, type Diagnostic, type Rule, type TestCase } from '../engine/index.js';
+import { diagnostic, hasErrors, positionAt, type Diagnostic, type Rule, type TestCase } from '../engine/index.js';
 import type { ImportDecl, IncludeDecl, PolicyFile } from './ast.js';
 import { codeList } from './suggest.js';
 
 /** Where the compiler reads files from: the file system, or an in-memory map in tests. */
 export interface SourceHost {
-  /** The file's text; undefined when it does not exist or cannot be read. */
-  readFile(path: string): string | undefined;
+  /**
+   * The file's text, or its bytes (decoded here as strict UTF-8); undefined when it does not exist
+   * or cannot be read.
+   */
+  readFile(path: string): string | Uint8Array | undefined;
   /**
    * The one name a file goes by, however it was reached (`./a`, `/abs/a`, `sub/../a`): the file's
    * identity for include diamonds and the `file` of its spans. Defaults to POSIX normalisation.
@@ -83,6 +86,81 @@ function canonicalOf(host: SourceHost, path: string): string {
   return host.canonical ? host.canonical(path) : path;
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const LENIENT_UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * The offset of the first byte of the first ill-formed UTF-8 sequence in `bytes` (the well-formed
+ * sequences of the Unicode standard's table 3-7: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or -1 when every byte belongs to a character.
+ */
+export function invalidUtf8At(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let more: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) more = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      more = 2;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      more = 3;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    if (i + more >= n) return i;
+    const second = bytes[i + 1]!;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k <= more; k++) {
+      const c = bytes[i + k]!;
+      if (c < 0x80 || c > 0xbf) return i;
+    }
+    i += more + 1;
+  }
+  return -1;
+}
+
+/**
+ * A policy file's bytes as text. A byte that is not UTF-8 is the error `parse/invalid-utf8` at the
+ * first such byte: read leniently it would become U+FFFD and silently change what a rule says
+ * (a pattern, a reason). `text` is then the lenient reading, which the span points into (one
+ * U+FFFD per bad sequence, as editors and the code frames show it).
+ */
+export function decodeSource(bytes: Uint8Array, file: string): { text: string; diagnostic?: Diagnostic } {
+  try {
+    return { text: STRICT_UTF8.decode(bytes) };
+  } catch {
+    // fall through: find where
+  }
+  const at = invalidUtf8At(bytes);
+  const text = LENIENT_UTF8.decode(bytes);
+  if (at < 0) return { text };
+  const offset = LENIENT_UTF8.decode(bytes.subarray(0, at)).length;
+  const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, '0');
+  return {
+    text,
+    diagnostic: diagnostic('parse/invalid-utf8', 'error', `invalid UTF-8: the byte \`0x${byte}\` at byte offset ${at} is not part of a UTF-8 character`, {
+      span: { file, start: positionAt(text, offset), end: positionAt(text, offset + 1) },
+      help: 'policy files are UTF-8; save the file as UTF-8 (in another encoding, bytes like this one would be read as U+FFFD and change what the policy says)',
+    }),
+  };
+}
+
+/** What a host read for a policy file, decoded strictly; undefined when it could not be read. */
+function readSource(host: SourceHost, path: string): { text: string; diagnostic?: Diagnostic } | undefined {
+  const read = host.readFile(path);
+  if (read === undefined) return undefined;
+  return typeof read === 'string' ? { text: read } : decodeSource(read, path);
+}
+
 export function resolveInclude(from: string, target: string): string {
   if (posix.isAbsolute(target)) return posix.normalize(target);
   return posix.normalize(posix.join(posix.dirname(from), target));
@@ -120,7 +198,9 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
     }
     const target = canonicalOf(host, resolveInclude(from, item.path.value));
     if (imported.some((i) => i.file === target)) return;
-    const text = host.readFile(target);
+    const read = host.readFile(target);
+    // An agent's own file is read as the agent reads it (Claude Code: invalid bytes become U+FFFD).
+    const text = typeof read === 'string' || read === undefined ? read : LENIENT_UTF8.decode(read);
     if (text === undefined) {
       diagnostics.push(
         diagnostic('check/import-not-found', 'error', `cannot read imported file \`${item.path.value}\``, {
@@ -153,8 +233,8 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
       );
       return;
     }
-    const text = host.readFile(target);
-    if (text === undefined) {
+    const source = readSource(host, target);
+    if (source === undefined) {
       const resolved = target === include.path.value ? '' : ` (resolved to \`${target}\`)`;
       diagnostics.push(
         diagnostic('check/include-not-found', 'error', `cannot read included file \`${include.path.value}\`${resolved}`, {
@@ -164,18 +244,29 @@ export function loadSources(entries: readonly string[], host: SourceHost, parse:
       );
       return;
     }
-    visit(target, text);
+    if (source.diagnostic) {
+      diagnostics.push(source.diagnostic);
+      state.set(target, 'done');
+      return;
+    }
+    visit(target, source.text);
   };
 
   for (const entry of entries) {
     const file = canonicalOf(host, normalizePath(entry));
     if (state.has(file)) continue;
-    const text = host.readFile(file);
-    if (text === undefined) {
+    const source = readSource(host, file);
+    if (source === undefined) {
       diagnostics.push(diagnostic('check/file-not-found', 'error', `cannot read policy file \`${entry}\``));
       continue;
     }
-    visit(file, text);
+    // A file that is not UTF-8 is not parsed (what it says is not known), and reported once.
+    if (source.diagnostic) {
+      diagnostics.push(source.diagnostic);
+      state.set(file, 'done');
+      continue;
+    }
+    visit(file, source.text);
   }
   return { files, imported, diagnostics };
 }

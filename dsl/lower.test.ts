@@ -369,6 +369,15 @@ test "guardrails" {
     );
   });
 
+  it('lowers `unprotect` to the groups, each once and in their own order, whichever file says it', () => {
+    expect(compileText('on pre-tool {\n  deny Bash\n}\n').ir?.unprotected).toBeUndefined();
+    expect(compileText('unprotect gemini, claude\nunprotect claude\n').ir?.unprotected).toEqual(['claude', 'gemini']);
+    expect(compileText('unprotect *\n').ir?.unprotected).toEqual(['policy', 'claude', 'codex', 'gemini']);
+    const included = compileText('include "./b.dshpolicy"\n', 'a.dshpolicy', { 'b.dshpolicy': 'unprotect policy\n' });
+    expect(included.ir?.unprotected).toEqual(['policy']);
+    expect(validateIR(JSON.parse(JSON.stringify(included.ir))).diagnostics).toEqual([]);
+  });
+
   it('has no IR when there is an error, and one despite warnings', () => {
     expect(compileText('on pre-tool {\n  deny Bsh\n}\n').ir).toBeDefined();
     expect(compileText('on pre-tool {\n  deny Bsh\n  block\n}\n').ir).toBeUndefined();

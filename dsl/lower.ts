@@ -5,7 +5,7 @@
  * `file:line:column` of its rule word. The output depends only on the input: the same files give
  * a deep-equal IR.
  */
-import { AGENT_EVENT_SEAM, IR_VERSION, SEAMS, type HookDialect, type HookSpec, type PolicyIR, type Rule, type Seam, type TestCase } from '../engine/index.js';
+import { AGENT_EVENT_SEAM, IR_VERSION, PROTECTED_GROUPS, SEAMS, type HookDialect, type HookSpec, type PolicyIR, type ProtectedGroup, type Rule, type Seam, type TestCase } from '../engine/index.js';
 import type { ValueNode, RuleNode, WithClause } from './ast.js';
 import { REASON_EFFECTS } from './check-rules.js';
 import { lowerExpr, lowerSelectors, lowerTools } from './lower-expr.js';
@@ -16,6 +16,7 @@ export function lowerProgram(files: readonly ScopedFile[]): PolicyIR {
   const rules: Rule[] = [];
   const tests: TestCase[] = [];
   const testNames = new Set<string>();
+  const unprotected = new Set<ProtectedGroup>();
   for (const file of files) {
     for (const item of file.ast.items) {
       if (item.kind === 'on') {
@@ -28,6 +29,8 @@ export function lowerProgram(files: readonly ScopedFile[]): PolicyIR {
         }
       } else if (item.kind === 'test') {
         tests.push(...lowerTestBlock(item, file.scope, testNames));
+      } else if (item.kind === 'unprotect') {
+        for (const t of item.targets) for (const g of PROTECTED_GROUPS) if (t.name === g || t.name === '*') unprotected.add(g);
       }
     }
   }
@@ -39,6 +42,8 @@ export function lowerProgram(files: readonly ScopedFile[]): PolicyIR {
     rules,
     tests,
   };
+  // `unprotect` in any file (included ones too) opts the whole policy out, in the groups' own order
+  if (unprotected.size > 0) ir.unprotected = PROTECTED_GROUPS.filter((g) => unprotected.has(g));
   return ir;
 }
 
@@ -101,7 +106,7 @@ export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
   return rule;
 }
 
-/** `with { ... }` (checked): `args`, `shell`, `plugin_root`, `if` and the http options of the hook. */
+/** `with { ... }` (checked): `args`, `shell`, `plugin_root`, `if`, `on_deadline` and the http options of the hook. */
 function lowerWith(clause: WithClause, hook: HookSpec, scope: FileScope): void {
   const strings = (v: ValueNode): string[] => (v.kind === 'list' ? v.items.flatMap((item) => (item.kind === 'string' ? [item.value] : [])) : []);
   const http = clause.options.entries.some((e) => e.key === 'http' && deref(e.value, scope)?.kind === 'bool' && (deref(e.value, scope) as { value: boolean }).value);
@@ -119,6 +124,7 @@ function lowerWith(clause: WithClause, hook: HookSpec, scope: FileScope): void {
       if (entry.key === 'shell' && value.value === 'bash') hook.shell = 'bash';
       else if (entry.key === 'plugin_root') hook.pluginRoot = value.value;
       else if (entry.key === 'if') hook.if = value.value;
+      else if (entry.key === 'on_deadline' && (value.value === 'fail-closed' || value.value === 'none')) hook.onDeadline = value.value;
     }
   }
 }

@@ -13,6 +13,8 @@ const RULES = [
   'include "other.dshpolicy"',
   'import claude hooks "settings.json"',
   'import gemini policy "policy.toml"',
+  'unprotect claude',
+  'unprotect policy, codex,\n  *',
   'let cmds = ["git *", "rm -rf *",]',
   'let opts = {shell: "bash", "args": ["-x"], on: 1}',
   'on pre-tool {\n  deny Bash command "rm -rf *" because "no"\n  allow Read, Edit path "src/**"\n}',
@@ -29,7 +31,7 @@ const RULES = [
 /** Pieces that make the text near-valid: a token in the wrong place, a clause twice, a bad literal. */
 const NOISE = [
   '{', '}', '[', ']', '(', ')', ',', ':', '=', '==', '!=', '=>', '!', 'and', 'or', 'not', 'when', 'because', 'deny', 'allow',
-  'on', 'let', 'test', 'policy', 'command', 'path', 'x', 'Bash', '"s"', '"a\\qb"', '"open', '/r/', '//', '/open', '1', '5s',
+  'on', 'let', 'test', 'policy', 'unprotect', 'command', 'path', 'x', 'Bash', '"s"', '"a\\qb"', '"open', '/r/', '//', '/open', '1', '5s',
   '10sec', '1.', 'true', 'null', 'exists', 'ran', 'with', 'hook', 'timeout', 'matcher', 'in', 'a..b', '*', 'é', '#c\n', '\n',
 ];
 

@@ -151,6 +151,15 @@ class FastParser {
       const path = this.string(this.take(T.StringLit));
       return { kind: 'import', agent, what, path, span: this.fromToken(keyword, path.span) };
     }
+    if (t === T.Unprotect) {
+      const keyword = this.take(T.Unprotect);
+      const targets = [this.ident(this.types[this.pos] === T.Policy ? this.take(T.Policy) : this.take(T.Name))];
+      while (this.la(1) === T.Comma) {
+        this.take(T.Comma);
+        targets.push(this.ident(this.types[this.pos] === T.Policy ? this.take(T.Policy) : this.take(T.Name)));
+      }
+      return { kind: 'unprotect', targets, span: this.fromToken(keyword, targets[targets.length - 1]!.span) };
+    }
     if (t === T.Let) {
       const keyword = this.take(T.Let);
       const name = this.ident(this.take(T.Name));

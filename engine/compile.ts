@@ -29,6 +29,7 @@ import { compileCommandPattern, matchCommandPart, type CommandPattern } from './
 import { asText, type EventView } from './fields.js';
 import type { StopEvent } from './events.js';
 import { RuleIndex, type Trigger } from './rule-index.js';
+import { enforcedRules } from './protect.js';
 
 export type CompiledSelector =
   | { kind: 'command'; patterns: CommandPattern[] }
@@ -323,12 +324,12 @@ function matcherOptions(rule: Rule): { narrow?: boolean } {
   return agentEventInfo(h.dialect, h.event)?.narrowMatcher ? { narrow: true } : {};
 }
 
-/** Compiles a validated IR. */
+/** Compiles a validated IR, with the built-in self-protection rules after its own (protect.ts). */
 export function compilePolicy(ir: PolicyIR): CompiledPolicy {
   const seams = {} as Record<Seam, SeamIndex>;
   for (const s of SEAMS) seams[s] = { exact: new Map(), general: [], all: [], byTool: new Map(), byShape: new Map(), allIndex: null };
   const agentEvents = new Map<string, CompiledRule[]>();
-  ir.rules.forEach((rule, i) => {
+  enforcedRules(ir).forEach((rule, i) => {
     const cr = compileRule(rule, i);
     if (rule.seam === AGENT_EVENT_SEAM) {
       const name = rule.hook?.event ?? '';

@@ -158,7 +158,7 @@ export function match(policy: CompiledPolicy, event: PolicyEvent, view: EventVie
   if (event.seam === 'pre-tool') {
     const parts = view.commandAnalysis()?.parts;
     if (parts !== undefined && writesFiles(parts)) {
-      writes = judgeWrites(parts, event, (writeEvent) => match(policy, writeEvent).hits);
+      writes = judgeWrites(parts, event, (writeEvent, writeView) => match(policy, writeEvent, writeView).hits);
       for (const h of writes.hits) {
         hits.push(h);
         trace ??= new Map();

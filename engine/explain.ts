@@ -31,6 +31,7 @@ import { compileToolGlob } from './match/index.js';
 import { evaluate, evaluateSync, type Decision, type HookRunner, type TraceEntry } from './evaluate.js';
 import { agentEventCandidates, agentMatcherSelectsEvent, evaluateAgentEvent, agentEventMatchValue, agentEventToolCall, type AgentEventDecision, type AnyDecision } from './evaluate-agent.js';
 import type { Diagnostic } from './diagnostics.js';
+import { SELF_PROTECTION_ID } from './protect.js';
 
 /** A rule that fired: its trace entry, or a `run` rule whose hook was not run (`pending`). */
 export interface ExplainedRule extends Omit<TraceEntry, 'outcome'> {
@@ -496,7 +497,8 @@ export function explainEvent(policy: CompiledPolicy, event: AnyEvent, decision: 
   const tool = view.tool;
   const inCandidates = new Set(candidates(policy, event.seam, tool));
   for (const cr of policy.seams[event.seam].all) {
-    if (fired.has(cr.rule.id)) continue;
+    // the built-in self-protection rules are listed when they fire, not among the policy's own rules
+    if (fired.has(cr.rule.id) || cr.rule.id === SELF_PROTECTION_ID) continue;
     skip(cr, seamSkip(cr, view, inCandidates.has(cr)) ?? { stage: 'other', why: 'the rule did not fire' });
   }
   const parts = explainParts(policy, view, fired);

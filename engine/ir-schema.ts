@@ -27,6 +27,7 @@ export const IR_SCHEMA = {
     sources: stringList,
     rules: { type: 'array', items: { $ref: '#/definitions/rule' } },
     tests: { type: 'array', items: { $ref: '#/definitions/test' } },
+    unprotected: { type: 'array', uniqueItems: true, items: { enum: ['policy', 'claude', 'codex', 'gemini'] } },
   },
   definitions: {
     span: {
@@ -149,6 +150,7 @@ export const IR_SCHEMA = {
         },
         if: { type: 'string', minLength: 1 },
         pluginRoot: { type: 'string' },
+        onDeadline: { enum: ['fail-closed', 'none'] },
         source: {
           type: 'object',
           required: ['file', 'pointer'],

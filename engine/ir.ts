@@ -54,7 +54,19 @@ export interface PolicyIR {
   rules: Rule[];
   /** `test` blocks, lowered. */
   tests: TestCase[];
+  /**
+   * The groups of self-protection the policy opts out of (`unprotect claude`), each once, in
+   * `PROTECTED_GROUPS` order. Absent: every group is protected (engine/protect.ts).
+   */
+  unprotected?: ProtectedGroup[];
 }
+
+/**
+ * What dshpolicy protects from the agent by default: `policy` (the policy's own files and every
+ * `.dshpolicy/` directory) and the hook settings of each agent (engine/protect.ts lists the paths).
+ */
+export type ProtectedGroup = 'policy' | 'claude' | 'codex' | 'gemini';
+export const PROTECTED_GROUPS: readonly ProtectedGroup[] = ['policy', 'claude', 'codex', 'gemini'];
 
 /**
  * A selector narrows a rule on a tool seam.
@@ -140,6 +152,12 @@ export interface HookSpec {
   if?: string;
   /** The directory `CLAUDE_PLUGIN_ROOT` (or Codex's `PLUGIN_ROOT`) names for plugin hooks. */
   pluginRoot?: string;
+  /**
+   * What the hook's answer is when this hook has not answered by the deadline of dshpolicy's own
+   * handler: `fail-closed` (absent: the default) denies a tool call and blocks a prompt; `none`
+   * leaves the hook out of the decision.
+   */
+  onDeadline?: 'fail-closed' | 'none';
   /** Where the handler was configured: a file and a JSON pointer into it. */
   source?: { file: string; pointer: string };
 }

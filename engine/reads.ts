@@ -480,7 +480,7 @@ function addPartReads(part: CommandPart, out: ReadsBuilder): void {
 // Judging
 
 /** A view of a `Read` event whose paths are given, not read from its input: a search, or a call of too many reads. */
-class GivenPathsView extends EventView {
+export class GivenPathsView extends EventView {
   private given: PathFacts | null | undefined;
 
   constructor(

@@ -21,10 +21,11 @@ import { judgeWrites, writesFiles } from './writes.js';
 import { judgeReads, READ_TOOL } from './reads.js';
 import { SHELL_TOOLS } from './tools.js';
 import { matchCommandPart } from './shell/index.js';
+import { enforcedRules } from './protect.js';
 
 export interface ReferencePolicy {
   ir: PolicyIR;
-  /** Every rule of the IR, compiled, in IR order. */
+  /** Every rule of the IR, compiled, in IR order, then the built-in self-protection rules. */
   rules: CompiledRule[];
 }
 
@@ -39,9 +40,9 @@ export interface ReferenceDecision<S extends Seam = Seam> {
   pendingHooks: string[];
 }
 
-/** Compiles each rule of an IR on its own: the plain list the reference scans. */
+/** Compiles each rule of an IR on its own, the built-in self-protection rules too: the plain list the reference scans. */
 export function referencePolicy(ir: PolicyIR): ReferencePolicy {
-  return { ir, rules: ir.rules.map((r, i) => compileRule(r, i)) };
+  return { ir, rules: enforcedRules(ir).map((r, i) => compileRule(r, i)) };
 }
 
 function hit(cr: CompiledRule, effect: HitEffect): Hit {
@@ -119,7 +120,7 @@ export function evaluateReference(policy: ReferencePolicy | PolicyIR, event: Pol
   if (event.seam === 'pre-tool') {
     const parts = view.commandAnalysis()?.parts;
     if (parts !== undefined && writesFiles(parts)) {
-      const judged = judgeWrites(parts, event, (writeEvent) => fileHits(rules, writeEvent));
+      const judged = judgeWrites(parts, event, (writeEvent, writeView) => fileHits(rules, writeEvent, writeView));
       for (const h of judged.hits) hits.push(h);
       writesAllowed = judged.allowed;
     }

@@ -21,12 +21,15 @@ export type ItemCst = Node<{
   letDecl?: LetDeclCst[];
   onBlock?: OnBlockCst[];
   testBlock?: TestBlockCst[];
+  unprotectDecl?: UnprotectDeclCst[];
 }>;
 
 export type PolicyDeclCst = Node<{ keyword?: Tok; name?: Tok }>;
 export type IncludeDeclCst = Node<{ keyword?: Tok; path?: Tok }>;
 export type ImportDeclCst = Node<{ keyword?: Tok; agent?: Tok; what?: Tok; path?: Tok }>;
 export type LetDeclCst = Node<{ keyword?: Tok; name?: Tok; value?: ValueCst[] }>;
+/** `unprotect <group>, ...`: each group's token (a name, or the keyword `policy`) in order. */
+export type UnprotectDeclCst = Node<{ keyword?: Tok; target?: Tok }>;
 export type OnBlockCst = Node<{ keyword?: Tok; seam?: Tok; LCurly?: Tok; rule?: RuleCst[]; stray?: StrayCst[]; RCurly?: Tok }>;
 export type TestBlockCst = Node<{
   keyword?: Tok;

@@ -152,7 +152,7 @@ function describe(t: TokenType): string {
   return typeof t.PATTERN === 'string' ? '`' + t.PATTERN + '`' : t.name;
 }
 
-const ITEMS = '`policy`, `include`, `import`, `let`, `on` or `test`';
+const ITEMS = '`policy`, `include`, `import`, `let`, `on`, `test` or `unprotect`';
 const EFFECTS = '`deny`, `ask`, `allow`, `block`, `context`, `continue`, `halt`, `run`, `limit`';
 const OPERATORS = '`==`, `!=`, `in`, `matches`, `glob`, `startswith`, `endswith`, `contains`';
 const RULE_HELP =

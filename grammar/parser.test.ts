@@ -60,6 +60,20 @@ describe('parse: constructs', () => {
     expect(rule.children.whenClause).toHaveLength(1);
   });
 
+  it('reads `unprotect` with its groups, the keyword `policy` among them', () => {
+    const [item] = items('unprotect policy, claude,\n  *');
+    const decl = item?.children.unprotectDecl?.[0];
+    expect(decl?.children.keyword?.[0]?.image).toBe('unprotect');
+    expect(decl?.children.target?.map((t) => t.image)).toEqual(['policy', 'claude', '*']);
+    expect(errors('unprotect claude\non pre-tool {}')).toEqual([]);
+  });
+
+  it('reports an `unprotect` without a group, or with a string for one', () => {
+    expect(errors('unprotect')).toEqual(['parse/unexpected-token@1:10']);
+    expect(errors('unprotect "claude"')).toEqual(['parse/unexpected-token@1:11']);
+    expect(errors('unprotect claude,')).toEqual(['parse/unexpected-token@1:18']);
+  });
+
   it('ends a selector at a string not preceded by a comma: that string is the text', () => {
     const rule = firstRule('on post-tool { context Edit, Write path "**/*.ts" "Run the typecheck." }');
     expect(rule.children.selector?.[0]?.children.value).toHaveLength(1);
@@ -432,7 +446,7 @@ describe('parse: nested parses', () => {
 
 describe('parse: never throws', () => {
   const pieces = [
-    'policy', 'include', 'import', 'let', 'on', 'test', 'when', 'because', 'hook', 'timeout', 'dialect', 'matcher', 'and', 'or', 'not',
+    'policy', 'include', 'import', 'let', 'on', 'test', 'unprotect', 'when', 'because', 'hook', 'timeout', 'dialect', 'matcher', 'and', 'or', 'not',
     'in', 'matches', 'glob', 'exists', 'ran', 'with', 'true', 'null', 'deny', 'allow', 'context', 'limit', 'run', 'command',
     'path', 'url', 'domain', 'pre-tool', 'Bash', 'x.y', '*', '"s"', '"\\q"', '"open', '/re/i', '/open', '//', '3', '1.5',
     '10s', '10sec', '{', '}', '[', ']', '(', ')', ',', '=', '==', '!=', '=>', ':', '#c\n', '\n', '@', '\u0000',

@@ -78,6 +78,7 @@ export class PolicyParser extends CstParser {
       { ALT: () => this.SUBRULE(this.letDecl) },
       { ALT: () => this.SUBRULE(this.onBlock) },
       { ALT: () => this.SUBRULE(this.testBlock) },
+      { ALT: () => this.SUBRULE(this.unprotectDecl) },
     ]);
   });
 
@@ -97,6 +98,16 @@ export class PolicyParser extends CstParser {
     // `import gemini policy "..."`: the kind may be the keyword `policy`.
     this.OR([{ ALT: () => this.CONSUME2(T.Name, { LABEL: 'what' }) }, { ALT: () => this.CONSUME(T.Policy, { LABEL: 'what' }) }]);
     this.CONSUME(T.StringLit, { LABEL: 'path' });
+  });
+
+  /** `unprotect claude, codex`: self-protection groups the policy opts out of; a group may be the keyword `policy`. */
+  unprotectDecl = this.RULE('unprotectDecl', () => {
+    this.CONSUME(T.Unprotect, { LABEL: 'keyword' });
+    this.OR([{ ALT: () => this.CONSUME(T.Name, { LABEL: 'target' }) }, { ALT: () => this.CONSUME(T.Policy, { LABEL: 'target' }) }]);
+    this.MANY(() => {
+      this.CONSUME(T.Comma);
+      this.OR2([{ ALT: () => this.CONSUME2(T.Name, { LABEL: 'target' }) }, { ALT: () => this.CONSUME2(T.Policy, { LABEL: 'target' }) }]);
+    });
   });
 
   letDecl = this.RULE('letDecl', () => {

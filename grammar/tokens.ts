@@ -208,6 +208,7 @@ export const Import = keyword('import');
 export const Let = keyword('let');
 export const On = keyword('on');
 export const Test = keyword('test');
+export const Unprotect = keyword('unprotect');
 // clauses
 export const When = keyword('when');
 export const Because = keyword('because');
@@ -303,7 +304,7 @@ export const policyLexer: Pick<Lexer, 'tokenize'> = {
 };
 
 /** The keywords that start a top-level item. */
-export const itemKeywords: ReadonlySet<TokenType> = new Set([Policy, Include, Import, Let, On, Test]);
+export const itemKeywords: ReadonlySet<TokenType> = new Set([Policy, Include, Import, Let, On, Test, Unprotect]);
 
 /** Opening and closing brackets, for the nesting-depth scan. */
 export const openers: ReadonlySet<TokenType> = new Set([LCurly, LBracket, LParen]);

@@ -134,6 +134,16 @@ describe('planClaudeInstall', () => {
     expect(planClaudeInstall(reordered.replace('"timeout":30', '"timeout":31'), FILE, wanted(['PreToolUse', 'Stop'])).changed).toBe(true);
   });
 
+  it('writes the timeout it is given, and installing with another one replaces our entries in place', () => {
+    expect(claudeCommandHandler(CMD, 125)).toEqual({ type: 'command', command: CMD, timeout: 125, statusMessage: DSHPOLICY_MARK });
+    expect(claudeHttpHandler('http://127.0.0.1:8787/hook', 600)).toMatchObject({ type: 'http', timeout: 600 });
+    const first = planClaudeInstall(USER_SETTINGS, FILE, wanted(['Stop']));
+    const longer = planClaudeInstall(first.text, FILE, claudeWantedGroups(['Stop'], () => claudeCommandHandler(CMD, 125)));
+    expect(longer).toMatchObject({ ok: true, changed: true });
+    expect(JSON.parse(longer.text).hooks.Stop.at(-1)).toEqual({ hooks: [claudeCommandHandler(CMD, 125)] });
+    expect(withoutOurs(JSON.parse(longer.text))).toEqual(withoutOurs(JSON.parse(USER_SETTINGS)));
+  });
+
   it('replaces only our entries when the wanted set changes', () => {
     const once = planClaudeInstall(USER_SETTINGS, FILE, wanted(['PreToolUse', 'Stop']));
     const other = "'/usr/bin/node' '/opt/dshpolicy/cli.js' hook claude --policy '/p/x.dshpolicy'";

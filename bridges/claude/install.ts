@@ -19,7 +19,10 @@ import { loadClaudeHooksText } from './index.js';
 /** The `statusMessage` of every handler dshpolicy installs: how uninstall finds ours and nothing else. */
 export const DSHPOLICY_MARK = 'dshpolicy';
 
-/** Seconds; the `timeout` of the handlers we install. */
+/**
+ * Seconds; the `timeout` of a handler of ours when none is given. `dshpolicy install` gives the
+ * one its policy needs (bridges/handler-timeout.ts).
+ */
 export const INSTALL_TIMEOUT_SEC = 30;
 
 export type JsonObject = Record<string, unknown>;
@@ -383,14 +386,14 @@ export function editHooksJson(text: string | undefined, file: string, wanted: re
 // ---------------------------------------------------------------------------------------------
 // Claude Code
 
-/** Our command handler. */
-export function claudeCommandHandler(command: string): JsonObject {
-  return { type: 'command', command, timeout: INSTALL_TIMEOUT_SEC, statusMessage: DSHPOLICY_MARK };
+/** Our command handler; `timeout` in seconds. */
+export function claudeCommandHandler(command: string, timeout = INSTALL_TIMEOUT_SEC): JsonObject {
+  return { type: 'command', command, timeout, statusMessage: DSHPOLICY_MARK };
 }
 
-/** Our http handler (for `dshpolicy serve`). */
-export function claudeHttpHandler(url: string): JsonObject {
-  return { type: 'http', url, timeout: INSTALL_TIMEOUT_SEC, statusMessage: DSHPOLICY_MARK };
+/** Our http handler (for `dshpolicy serve`); `timeout` in seconds. */
+export function claudeHttpHandler(url: string, timeout = INSTALL_TIMEOUT_SEC): JsonObject {
+  return { type: 'http', url, timeout, statusMessage: DSHPOLICY_MARK };
 }
 
 /**

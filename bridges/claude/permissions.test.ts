@@ -8,6 +8,7 @@ import {
   IR_VERSION,
   parseClaudeRule,
   partReads,
+  partWrites,
   type ClaudeRuleMode,
   type Diagnostic,
   type PolicyEvent,
@@ -477,8 +478,9 @@ describe('agreement with the reference matcher', () => {
           if (typeof c.input['command'] === 'string' && setAside(c.input['command'], lists)) continue;
           // dshpolicy judges a search by the paths it reaches, claude code by the directory it names
           if (c.tool === 'Grep' || c.tool === 'Glob') continue;
-          // a redirection writes a file, which Read and Edit rules judge in dshpolicy and claude code, and the reference does not (the path note)
-          if (typeof c.input['command'] === 'string' && analyzeCommand(c.input['command']).parts.some((p) => p.writes !== undefined)) continue;
+          // a redirection writes a file, which Read and Edit rules judge in dshpolicy and claude code, and the reference does not (the path note);
+          // so do the files a command's programs write, remove or change (`tee f`, `rm f`), which the Edit rules judge here
+          if (typeof c.input['command'] === 'string' && analyzeCommand(c.input['command']).parts.some((p) => p.writes !== undefined || partWrites(p).length > 0)) continue;
           // a file a command reads is judged by the Read rules here for every command, in claude code for those it recognises, and by the reference for none (the path note)
           if (typeof c.input['command'] === 'string' && readsAFile(c.input['command'])) continue;
           expect(decide(r.rules, c, cwd), `${JSON.stringify(lists)} ${JSON.stringify(c)} in ${cwd}`).toBe(reference(lists, c, cwd));

@@ -75,6 +75,15 @@ describe('planCodexInstall', () => {
   });
 });
 
+describe('our handler', () => {
+  it('carries the timeout it is given, which is part of the hash codex trusts', () => {
+    expect(codexCommandHandler(CMD, 125)).toEqual({ type: 'command', command: CMD, timeout: 125, statusMessage: 'dshpolicy' });
+    const at = (timeout: number) => codexTrustEntries(planCodexInstall(undefined, HOOKS, codexWantedGroups(['Stop'], () => codexCommandHandler(CMD, timeout))).text, HOOKS)[0]!.hash;
+    expect(at(125)).toBe(codexHookHash({ event: 'Stop', command: CMD, timeout: 125, statusMessage: 'dshpolicy' }));
+    expect(at(125)).not.toBe(at(30));
+  });
+});
+
 describe('trust entries', () => {
   it('uses the key and hash codex computes for our handlers', () => {
     const plan = planCodexInstall(

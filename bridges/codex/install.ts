@@ -28,9 +28,9 @@ import { decodeBasic, parseToml } from './toml.js';
 import { LineIndex } from './tree.js';
 import { codexHookHash, codexHookKey, handlerIndices, hashInputOf } from './trust.js';
 
-/** Our command handler. */
-export function codexCommandHandler(command: string): JsonObject {
-  return { type: 'command', command, timeout: INSTALL_TIMEOUT_SEC, statusMessage: DSHPOLICY_MARK };
+/** Our command handler; `timeout` in seconds. */
+export function codexCommandHandler(command: string, timeout = INSTALL_TIMEOUT_SEC): JsonObject {
+  return { type: 'command', command, timeout, statusMessage: DSHPOLICY_MARK };
 }
 
 /** One group per event: `"*"` on tool events (every tool), no matcher elsewhere. */

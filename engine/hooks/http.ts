@@ -22,6 +22,8 @@ export interface HttpHookRequest {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   outputCap: number;
+  /** Ends the request early: it resolves at once, as a request that failed. */
+  signal?: AbortSignal;
 }
 
 /** Whether `url` is an absolute `http:` or `https:` URL, the only ones an http hook may call. */
@@ -75,6 +77,9 @@ export async function runHttpHook(req: HttpHookRequest): Promise<RawHookResult> 
     timedOut = true;
     controller.abort();
   }, req.timeoutMs);
+  const end = () => controller.abort();
+  if (req.signal?.aborted) controller.abort();
+  req.signal?.addEventListener('abort', end, { once: true });
   try {
     const res = await fetch(req.url, { method: 'POST', headers, body: req.body, signal: controller.signal, redirect: 'manual' });
     const { text, truncated } = await readCapped(res, req.outputCap);
@@ -95,5 +100,6 @@ export async function runHttpHook(req: HttpHookRequest): Promise<RawHookResult> 
     return failure(`the request failed: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   } finally {
     clearTimeout(timer);
+    req.signal?.removeEventListener('abort', end);
   }
 }

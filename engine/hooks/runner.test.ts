@@ -64,6 +64,38 @@ describe('the command-hook runner', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('a signal ends the hook at once, with its process group, and an aborted signal starts nothing', async () => {
+    const marker = join(cwd, 'signalled');
+    const ender = new AbortController();
+    const started = Date.now();
+    const pending = run(rule(`(sleep 1; touch ${marker}) & sleep 30`), preTool, { signal: ender.signal });
+    setTimeout(() => ender.abort(), 200);
+    const o = await pending;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(o.effect).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(existsSync(marker)).toBe(false);
+    const never = join(cwd, 'never');
+    const raw = await runCommand(`touch ${never}`, '/bin/sh', '', { cwd, timeoutMs: 10_000, env: process.env, outputCap: 1000, signal: AbortSignal.abort() });
+    expect(raw).toMatchObject({ exitCode: null, signal: 'SIGKILL' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(never)).toBe(false);
+  });
+
+  it('a timeout does not wait for a daemon that left the group holding the hook\'s pipes', async () => {
+    const pid = join(cwd, 'daemon.pid');
+    const started = Date.now();
+    const o = await run(rule(`setsid sh -c 'echo $$ > ${pid}; exec sleep 20' & sleep 30`, 300), preTool);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(o).toMatchObject({ timedOut: true });
+    const { readFileSync } = await import('node:fs');
+    try {
+      process.kill(Number(readFileSync(pid, 'utf8')), 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  });
+
   it('a crash by signal is a non-blocking error', async () => {
     const o = await run(rule('kill -9 $$'), preTool);
     expect(o.exitCode).toBeNull();

@@ -1,6 +1,7 @@
 /**
  * Runs a `run` rule's command hook as a real process: the dialect's shell, the event's cwd, the
- * payload on stdin, a timeout that kills the whole process group, and capped output. Never throws.
+ * payload on stdin, a timeout that kills the whole process group, and capped output. A signal ends
+ * a hook whose answer no longer counts the same way, at once. Never throws.
  */
 import type { spawn as spawnFn } from 'node:child_process';
 import { lazyRequire } from '../require.js';
@@ -9,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { diagnostic } from '../diagnostics.js';
 import type { AnyEvent } from '../events.js';
 import type { CompiledRule } from '../compile.js';
-import type { HookOutcome, HookRunner, HookRunOptions } from '../evaluate.js';
+import type { HookOutcome, HookRunOptions } from '../evaluate.js';
 import { agentEventInfo } from '../agent-events.js';
 import { decodeHookResult, type RawHookResult } from './decode.js';
 import { decodeCodexHookResult } from './decode-codex.js';
@@ -37,32 +38,51 @@ export interface RunnerOptions {
   outputCap?: number;
 }
 
+/** A run's options, and a signal that ends the hook (its process group killed, its pipes let go). */
+export interface SignalledRunOptions extends HookRunOptions {
+  signal?: AbortSignal;
+}
+
+/** A runner that takes the signal: assignable wherever a HookRunner goes. */
+export type SignalledHookRunner = (rule: CompiledRule, event: AnyEvent, opts?: SignalledRunOptions) => Promise<HookOutcome>;
+
+/** The limits of one process. */
+export interface ProcessLimits {
+  cwd: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  outputCap: number;
+  /** Ends the process early: the group is killed and the run resolves at once, as killed. */
+  signal?: AbortSignal;
+}
+
 export function runCommand(
   command: string,
   shell: string,
   stdin: string,
-  opts: { cwd: string; timeoutMs: number; env: NodeJS.ProcessEnv; outputCap: number },
+  opts: ProcessLimits,
 ): Promise<RawHookResult> {
   return runProcess(shell, ['-c', command], stdin, opts);
 }
 
 /** Runs a program with arguments (no shell), in its own process group. Never rejects. */
-export function runProcess(
-  file: string,
-  argv: string[],
-  stdin: string,
-  opts: { cwd: string; timeoutMs: number; env: NodeJS.ProcessEnv; outputCap: number },
-): Promise<RawHookResult> {
+export function runProcess(file: string, argv: string[], stdin: string, opts: ProcessLimits): Promise<RawHookResult> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
     let truncated = false;
     let timedOut = false;
     let settled = false;
+    const ender = opts.signal;
+    if (ender?.aborted) {
+      resolve({ exitCode: null, signal: 'SIGKILL', stdout, stderr, timedOut, truncated });
+      return;
+    }
     const finish = (r: RawHookResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      ender?.removeEventListener('abort', abort);
       resolve(r);
     };
     let child: ReturnType<typeof spawnFn>;
@@ -81,10 +101,27 @@ export function runProcess(
         child.kill('SIGKILL');
       }
     };
+    // A killed hook's leftovers (a daemon that left the group) may hold its pipes open for as long
+    // as they live: once the answer no longer counts, the pipes and the child are let go, so
+    // nothing keeps this process alive.
+    const release = () => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+      child.unref();
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
+      release();
+      finish({ exitCode: null, signal: 'SIGKILL', stdout, stderr, timedOut, truncated });
     }, opts.timeoutMs);
+    function abort(): void {
+      kill();
+      release();
+      finish({ exitCode: null, signal: 'SIGKILL', stdout, stderr, timedOut, truncated });
+    }
+    ender?.addEventListener('abort', abort, { once: true });
     const take = (which: 'out' | 'err') => (chunk: Buffer) => {
       const cur = which === 'out' ? stdout : stderr;
       if (cur.length >= opts.outputCap) {
@@ -116,8 +153,8 @@ function fillPlaceholders(word: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** The default runner: Claude Code hooks run with `sh -c`, Codex hooks with `bash -c`. */
-export function processHookRunner(options: RunnerOptions = {}): HookRunner {
-  return async (cr: CompiledRule, event: AnyEvent, runOpts: HookRunOptions = {}): Promise<HookOutcome> => {
+export function processHookRunner(options: RunnerOptions = {}): SignalledHookRunner {
+  return async (cr: CompiledRule, event: AnyEvent, runOpts: SignalledRunOptions = {}): Promise<HookOutcome> => {
     const hook = cr.rule.hook!;
     const shell = hook.dialect === 'codex' || hook.shell === 'bash' ? '/bin/bash' : '/bin/sh';
     // Offline fixtures often name a working directory of another machine; run there when it exists.
@@ -128,7 +165,8 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
     if (hook.pluginRoot !== undefined) env[hook.dialect === 'claude' ? 'CLAUDE_PLUGIN_ROOT' : 'PLUGIN_ROOT'] = hook.pluginRoot;
     // Hooks shipped beside a policy find their scripts through the policy's own directory.
     if (cr.rule.span) env['DSHPOLICY_POLICY_DIR'] = dirname(resolve(cr.rule.span.file));
-    const limits = { cwd, timeoutMs: runOpts.timeoutMs ?? hook.timeoutMs ?? defaultHookTimeoutMs(hook.dialect, event), env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
+    const limits: ProcessLimits = { cwd, timeoutMs: runOpts.timeoutMs ?? hook.timeoutMs ?? defaultHookTimeoutMs(hook.dialect, event), env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
+    if (runOpts.signal) limits.signal = runOpts.signal;
     const stdin = payloadText(event, hook.dialect);
     // Claude Code's exec form runs the program directly, with placeholders filled in each word.
     const raw = hook.http
@@ -140,6 +178,7 @@ export function processHookRunner(options: RunnerOptions = {}): HookRunner {
           env,
           timeoutMs: limits.timeoutMs,
           outputCap: limits.outputCap,
+          ...(limits.signal ? { signal: limits.signal } : {}),
         })
       : hook.args
       ? await runProcess(fillPlaceholders(hook.command, env), hook.args.map((a) => fillPlaceholders(a, env)), stdin, limits)

@@ -23,9 +23,8 @@ import { runClaude, type HookEvent, type RunOptions, type RunResult } from './ru
 
 const enabled = process.env.DSHPOLICY_E2E !== '0';
 const BUNDLES = ['cli.cjs', 'hook.cjs', 'hook-main.cjs', 'compiler.cjs'];
-/** The built CLI, copied (see {@link snapshotDist}): `<copy>/cli.cjs`, and the hook beside it. */
+/** The built CLI, copied (see {@link snapshotDist}): `<copy>/cli.cjs`. */
 let CLI = '';
-let HOOK = '';
 const CASE = { timeout: 180_000 };
 /** Two CLI runs at a time: each one is a native binary plus a node process per hook. */
 const slot = limiter(2);
@@ -56,8 +55,9 @@ interface HookRun {
 }
 
 /**
- * A `claude` for one case: installs dshpolicy into the project (its cwd), runs `afterInstall`
- * (shell), then execs the pinned binary with the arguments runClaude gives it.
+ * A `claude` for one case: puts the built CLI in the project's `node_modules/.bin` (as `npm i -D
+ * dshpolicy` would), installs dshpolicy into the project (its cwd), runs `afterInstall` (shell),
+ * then execs the pinned binary with the arguments runClaude gives it.
  */
 function wrapper(dir: string, afterInstall: string): string {
   const report = join(dir, 'install.json');
@@ -67,6 +67,7 @@ function wrapper(dir: string, afterInstall: string): string {
     bin,
     [
       '#!/bin/sh',
+      `mkdir -p node_modules/.bin && ln -s ${sh(CLI)} node_modules/.bin/dshpolicy || exit 96`,
       `${sh(process.execPath)} ${sh(CLI)} install claude --project . --format json > ${sh(report)} 2> ${sh(errors)} || {`,
       `  echo "e2e: dshpolicy install failed" >&2; cat ${sh(report)} ${sh(errors)} >&2; exit 97; }`,
       afterInstall,
@@ -119,14 +120,17 @@ async function withHook(policy: string, options: RunOptions, afterInstall = ''):
   expect(run.exitCode, explain(run)).toBe(0);
   expect(run.timedOut).toBe(false);
   const install = JSON.parse(readFileSync(join(dir, 'install.json'), 'utf8')) as InstallReport;
-  // The install wrote the project's settings, with a command that runs the bundled hook and names
-  // no policy (the hook finds the project's .dshpolicy/ itself).
+  // The install wrote the project's settings, with a command that holds no path of this machine:
+  // it finds dshpolicy (here in the project's node_modules/.bin) where it runs, names no policy
+  // (the hook finds the project's .dshpolicy/ itself), and each handler adds its event's name.
   expect(install).toMatchObject({ ok: true, changed: true, file: join(run.project, '.claude', 'settings.json'), policies: 'project' });
-  expect(install.command).toBe(`${sh(process.execPath)} ${sh(HOOK)} claude`);
+  expect(install.diagnostics).not.toContainEqual(expect.objectContaining({ code: 'install/not-found' }));
+  expect(install.command).toMatch(/^\/bin\/sh -c '[^']*' dshpolicy$/);
+  expect(install.command).not.toContain(dirname(CLI));
   const settings = JSON.parse(run.read('.claude/settings.json')) as { hooks: Record<string, { hooks: { command: string; statusMessage?: string }[] }[]> };
   expect(Object.keys(settings.hooks)).toEqual(install.events);
   for (const event of install.events) {
-    expect(settings.hooks[event]!.flatMap((g) => g.hooks)).toEqual([expect.objectContaining({ command: install.command, statusMessage: 'dshpolicy' })]);
+    expect(settings.hooks[event]!.flatMap((g) => g.hooks)).toEqual([expect.objectContaining({ command: `${install.command} ${event}`, statusMessage: 'dshpolicy' })]);
   }
   const answers = run.hookEvents.filter((e) => e.subtype === 'hook_response');
   const cached = existsSync(cache) ? readdirSync(cache, { recursive: true, encoding: 'utf8' }) : [];
@@ -161,7 +165,6 @@ describe.skipIf(!enabled)(`dshpolicy installed as the hook of Claude Code ${CLAU
     chmodSync(fakeGit, 0o755);
     const dist = await snapshotDist();
     CLI = join(dist, 'cli.cjs');
-    HOOK = join(dist, 'hook.cjs');
   }, 600_000);
 
   afterAll(() => {
