@@ -1,19 +1,9 @@
-import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
 import { explainCommand } from './explain.js';
-import { scratch } from './testkit.js';
+import { runCommand, scratch } from './testkit.js';
 
-async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await explainCommand(argv, { stdout, stderr, stdin: Readable.from([stdin]) });
-  return { code, out, err };
-}
+const run = (argv: string[], stdin = '') => runCommand(explainCommand, argv, stdin);
 
 const { file } = scratch('dshpolicy-explain-');
 const pol = file(

@@ -1,25 +1,15 @@
 import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '../engine/index.js';
 import { formatPolicy } from '../dsl/index.js';
 import { UsageError } from './args.js';
 import { fmtCommand, unifiedDiff } from './fmt.js';
 import { printHooks } from './print-hooks.js';
-import { scratch, type CliRun } from './testkit.js';
+import { runCommand, scratch, type CliRun } from './testkit.js';
 
 /** Runs `dshpolicy fmt <argv>` in this process, with `stdin` as its standard input. */
-async function run(argv: string[], stdin = ''): Promise<CliRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await fmtCommand(argv, { stdout, stderr, stdin: Readable.from([stdin]) });
-  return { code, out, err };
-}
+const run = (argv: string[], stdin = ''): Promise<CliRun> => runCommand(fmtCommand, argv, stdin);
 
 const MESSY = 'on pre-tool {\n    deny  Bash   because "no"  command "rm -rf /"   # keep me\n}\n\n\n\nlet x=["a","b"]\n';
 const TIDY = 'on pre-tool {\n  deny Bash command "rm -rf /" because "no"  # keep me\n}\n\nlet x = ["a", "b"]\n';
@@ -188,7 +178,7 @@ describe('dshpolicy fmt: bytes that are not UTF-8', () => {
   });
 
   it('refuses such bytes on stdin, and prints nothing formatted', async () => {
-    const r = await runBytes(['-'], [latin1]);
+    const r = await runCommand(fmtCommand, ['-'], [latin1]);
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toContain('error[parse/invalid-utf8]');
@@ -197,23 +187,12 @@ describe('dshpolicy fmt: bytes that are not UTF-8', () => {
   it('reads a character split across two chunks of stdin as one', async () => {
     const text = Buffer.from('on pre-tool {\n  deny Bash because "d\u00e9fense"\n}\n');
     const cut = text.indexOf(0xc3) + 1;
-    const r = await runBytes(['-'], [text.subarray(0, cut), text.subarray(cut)]);
+    const r = await runCommand(fmtCommand, ['-'], [text.subarray(0, cut), text.subarray(cut)]);
     expect(r).toMatchObject({ code: 0, err: '' });
     expect(r.out).toBe(text.toString('utf8'));
   });
 });
 
-/** Runs `dshpolicy fmt <argv>` with these chunks of bytes as its standard input. */
-async function runBytes(argv: string[], chunks: Buffer[]): Promise<CliRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await fmtCommand(argv, { stdout, stderr, stdin: Readable.from(chunks) });
-  return { code, out, err };
-}
 
 describe('dshpolicy fmt: usage', () => {
   it('needs a file or -, and - alone', async () => {

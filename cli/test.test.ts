@@ -1,21 +1,13 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
-import { scratch, type CliRun } from './testkit.js';
+import { runCommand, scratch, type CliRun } from './testkit.js';
 import { attr, parseExpectReason, testCommand, text, type TestOptions } from './test.js';
 
 /** Runs `dshpolicy test <argv>` in this process (as runCli would, once `test` is wired into main). */
-async function run(argv: string[], opts: TestOptions = {}, stdin = ''): Promise<CliRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await testCommand(argv, { stdout, stderr, stdin: Readable.from([stdin]) }, opts);
-  return { code, out, err };
+function run(argv: string[], opts: TestOptions = {}, stdin = ''): Promise<CliRun> {
+  return runCommand((a, io) => testCommand(a, io, opts), argv, stdin);
 }
 
 const { dir, file } = scratch('dshpolicy-test-');

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll } from 'vitest';
+import type { Io } from './args.js';
 import { main } from './main.js';
 
 /** Scratch directories of the test file that imports this module, removed after its tests. */
@@ -21,16 +22,28 @@ export interface CliRun {
   err: string;
 }
 
-/** Runs `dshpolicy <argv>` in this process, with `stdin` as its standard input. */
-export async function runCli(argv: string[], stdin = ''): Promise<CliRun> {
+/**
+ * Runs a command (`main`, or one command's entry) in this process with captured streams; `stdin`
+ * is its standard input, as one string or as chunks of bytes.
+ */
+export async function runCommand(
+  command: (argv: string[], io: Io) => Promise<number>,
+  argv: string[],
+  stdin: string | readonly Buffer[] = '',
+): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, stdin: Readable.from([stdin]) });
+  const code = await command(argv, { stdout, stderr, stdin: Readable.from(typeof stdin === 'string' ? [stdin] : stdin) });
   return { code, out, err };
+}
+
+/** Runs `dshpolicy <argv>` in this process, with `stdin` as its standard input. */
+export function runCli(argv: string[], stdin = ''): Promise<CliRun> {
+  return runCommand(main, argv, stdin);
 }
 
 /** A fresh scratch directory, and a function writing a named file into it (returning its path). */
