@@ -91,12 +91,6 @@ export function functionSubstitutionBody(src: string, start: number): number {
   return c === 32 /* space */ || c === 9 /* tab */ || c === 10 /* newline */ ? i : -1;
 }
 
-/** True when the text may hold a function substitution (`${ cmd; }`), which the fast path does not read. */
-export function mayHoldFunctionSubstitution(text: string): boolean {
-  for (let at = text.indexOf('${'); at >= 0; at = text.indexOf('${', at + 2)) if (functionSubstitutionBody(text, at) >= 0) return true;
-  return false;
-}
-
 export abstract class Lexer {
   pos = 0;
   readonly n: number;

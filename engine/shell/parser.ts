@@ -14,10 +14,12 @@ import {
   reservedWordAtCommand,
   shown,
 } from './chars.js';
-import { Lexer, MAX_SHELL_DEPTH, mayHoldFunctionSubstitution, NESTING_REASON, ShellSyntaxError } from './lexer.js';
+import { Lexer, MAX_SHELL_DEPTH, NESTING_REASON, ShellSyntaxError } from './lexer.js';
 import type { CommandPart, ShellWord } from './types.js';
 import { isHarmlessTarget, readSimpleCommands, stopKeyword } from './fast.js';
-import { buildParts, buildPartsInto, computedScript, printedTexts, readsScriptFromInput, unknowablePart, type ScriptParser } from './wrappers.js';
+import { buildParts, buildPartsInto, computedScript, readsScriptFromInput, unknowablePart, type ScriptParser } from './wrappers.js';
+import { printedTexts } from './printed.js';
+import { baseName } from './words.js';
 import { assignmentOpaque } from './environment.js';
 import {
   analysisFacts,
@@ -101,11 +103,6 @@ const CASE = 2;
 const BRACE = 3;
 type ListMode = typeof TOP | typeof PAREN | typeof CASE | typeof BRACE;
 
-/** The program's name without its directory. */
-function baseName(program: string): string {
-  return program.slice(program.lastIndexOf('/') + 1);
-}
-
 /** True when `text` from `from` to `to` holds only blanks, newlines and line continuations. */
 function onlyBlanks(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
@@ -163,8 +160,6 @@ export function parseCommands(text: string, depth: number): CommandPart[] {
 function parseScriptAt(text: string, depth: number): CommandPart[] {
   const scripts = scriptParsers[depth];
   if (scripts === undefined || !fastPath) return new Parser(text, depth).run();
-  // the fast path reads `${ cmd; }` as a parameter expansion: the parser reads the commands in it
-  if (mayHoldFunctionSubstitution(text)) return withoutFastPath(() => new Parser(text, depth).run());
   const parts: CommandPart[] = [];
   const stop = readSimpleCommands(text, 0, depth, scripts, parts);
   const read = stop >= text.length ? parts : new Parser(text, depth).run(stop, parts, true);

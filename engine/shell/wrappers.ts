@@ -10,6 +10,8 @@
  */
 import { braceWords, codeAt, isAssignmentWord, isTrustedProgramPath } from './chars.js';
 import type { CommandPart, CommandView, ShellWord } from './types.js';
+import { appended, wordsText } from './words.js';
+import { gitViews } from './git.js';
 import table from './programs/wrappers.json' with { type: 'json' };
 import { assignmentOpaque, isRiskyVariable } from './environment.js';
 import {
@@ -26,8 +28,6 @@ import {
 } from './facts.js';
 import { programWrites, runsOptionScripts } from './option-scripts.js';
 import { homeRelative } from './paths.js';
-import { programGrammar, type Level } from './programs/grammar.js';
-import { readWords, staticPrefix } from './programs/read.js';
 
 /** Parses a script (one level deeper) into parts. */
 export interface ScriptParser {
@@ -168,14 +168,6 @@ function specialProgram(program: string): SpecialProgram | undefined {
 /** `-exec`, `-execdir`, `-ok` or `-okdir` (the `find` actions that run a command). */
 function isFindExec(v: string): boolean {
   return v.length >= 3 && v.charCodeAt(0) === 45 /* - */ && (v === '-exec' || v === '-execdir' || v === '-ok' || v === '-okdir');
-}
-
-/** `items` followed by `item`, as a new array (faster than spreading). */
-function appended<T>(items: readonly T[], item: T): T[] {
-  const out = new Array<T>(items.length + 1);
-  for (let k = 0; k < items.length; k++) out[k] = items[k]!;
-  out[items.length] = item;
-  return out;
 }
 
 /** True for `-` followed by one or more digits (`nice -10`). */
@@ -611,12 +603,6 @@ function append(target: CommandPart[], parts: readonly CommandPart[]): void {
 
 const NO_PARTS: readonly CommandPart[] = Object.freeze([]);
 
-function wordsText(words: readonly ShellWord[]): string {
-  let text = '';
-  for (let k = 0; k < words.length; k++) text += (k === 0 ? '' : ' ') + words[k]!.value;
-  return text;
-}
-
 /** The commands of `find ... -exec CMD ;` (and -execdir, -ok, -okdir). */
 function findExecParts(words: readonly ShellWord[], parser: ScriptParser, nest: number): CommandPart[] {
   const parts: CommandPart[] = [];
@@ -672,283 +658,6 @@ function mapfileCallback(words: readonly ShellWord[]): ShellWord | null {
     if (/^-[dnOsu]$/.test(w.value)) k++; // options with a value
   }
   return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// What `echo` and `printf` print: the script of a shell they are piped into
-
-function baseName(program: string): string {
-  const slash = program.lastIndexOf('/');
-  return slash < 0 ? program : program.slice(slash + 1);
-}
-
-function hexValue(text: string, from: number, max: number): { code: number; end: number } | null {
-  let end = from;
-  while (end < text.length && end - from < max && /[0-9A-Fa-f]/.test(text[end]!)) end++;
-  return end === from ? null : { code: parseInt(text.slice(from, end), 16), end };
-}
-
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
-
-/**
- * The text with the backslash escapes of `echo -e` (and of `printf`'s format, with `printf`)
- * decoded; `stopped` when `\c` ends the output (echo only). Unknown escapes stay as written.
- */
-function decodeEscapes(text: string, printf: boolean): { text: string; stopped: boolean } {
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const b = text.indexOf('\\', i);
-    if (b < 0 || b === text.length - 1) {
-      out += text.slice(i);
-      break;
-    }
-    out += text.slice(i, b);
-    const c = text[b + 1]!;
-    i = b + 2;
-    const simple = SIMPLE_ESCAPES[c];
-    if (simple !== undefined) out += simple;
-    else if (printf && (c === '"' || c === "'" || c === '?')) out += c;
-    else if (!printf && c === 'c') return { text: out, stopped: true };
-    else if (c >= '0' && c <= '7' && (printf || c === '0')) {
-      // printf: `\NNN`; echo: `\0NNN`
-      let end = printf ? b + 1 : b + 2;
-      const from = end;
-      while (end < text.length && end - from < 3 && text[end]! >= '0' && text[end]! <= '7') end++;
-      out += String.fromCharCode(end === from ? 0 : parseInt(text.slice(from, end), 8) & 255);
-      i = end;
-    } else if (c === 'x' || c === 'u' || c === 'U') {
-      const hex = hexValue(text, b + 2, c === 'x' ? 2 : c === 'u' ? 4 : 8);
-      if (hex === null || hex.code > 0x10ffff) out += '\\' + c;
-      else {
-        out += String.fromCodePoint(hex.code);
-        i = hex.end;
-      }
-    } else out += '\\' + c;
-  }
-  return { text: out, stopped: false };
-}
-
-/**
- * What `echo WORDS` prints, in each reading that prints something else: bash's builtin echo (and
- * coreutils' `echo`) read backslash escapes only after `-e`, zsh's unless `-E`, and zsh also ends
- * the options at a lone `-`.
- */
-function echoTexts(words: readonly ShellWord[]): string[] {
-  let i = 1;
-  let escapes: boolean | null = null; // the last of -e and -E
-  while (i < words.length && /^-[neE]+$/.test(words[i]!.value)) {
-    for (const ch of words[i]!.value) if (ch === 'e' || ch === 'E') escapes = ch === 'e';
-    i++;
-  }
-  const bash = wordsText(words.slice(i));
-  const texts = [escapes === true ? decodeEscapes(bash, false).text : bash];
-  const zsh = words[i]?.value === '-' ? wordsText(words.slice(i + 1)) : bash;
-  const zshText = escapes === false ? zsh : decodeEscapes(zsh, false).text;
-  if (!texts.includes(zshText)) texts.push(zshText);
-  return texts;
-}
-
-/** The longest text printf is read to print: reusing a format can make far more text than the command has. */
-const MAX_PRINTED = 1 << 18;
-
-/**
- * What `printf FORMAT ARGS` prints, when the format has no directive but `%%`, `%s` and `%b`
- * (the format is reused while arguments remain); null for anything else (`printf -v`, widths,
- * numbers) and for more than MAX_PRINTED characters.
- */
-function printfText(words: readonly ShellWord[]): string | null {
-  let i = 1;
-  if (words[i]?.value === '--') i++;
-  const format = words[i];
-  if (format === undefined || (i === 1 && format.value.length > 1 && format.value.startsWith('-'))) return null;
-  const args = words.slice(i + 1);
-  let out = '';
-  let next = 0;
-  for (;;) {
-    let consumed = false;
-    let k = 0;
-    const f = format.value;
-    while (k < f.length) {
-      const pct = f.indexOf('%', k);
-      const literal = pct < 0 ? f.slice(k) : f.slice(k, pct);
-      out += decodeEscapes(literal, true).text;
-      if (pct < 0) break;
-      const d = f[pct + 1];
-      if (d === '%') out += '%';
-      else if (d === 's') out += args[next++]?.value ?? '';
-      else if (d === 'b') {
-        const arg = decodeEscapes(args[next++]?.value ?? '', false);
-        out += arg.text;
-        if (arg.stopped) return out;
-      } else return null;
-      if (d !== '%') consumed = true;
-      k = pct + 2;
-    }
-    if (!consumed || next >= args.length) return out;
-    if (out.length > MAX_PRINTED) return null;
-  }
-}
-
-/**
- * The texts a command prints on its output when its program (the view's first word) is `echo` or
- * `printf` with static words, one for each reading of it that prints something else; null when
- * it is neither or the text cannot be told. A shell it is piped into reads the text as its script.
- */
-export function printedTexts(words: readonly ShellWord[]): string[] | null {
-  const program = words[0];
-  if (program === undefined) return null;
-  for (let k = 0; k < words.length; k++) if (words[k]!.dynamic) return null;
-  const name = baseName(program.value);
-  if (name === 'echo') return echoTexts(words);
-  if (name !== 'printf') return null;
-  const text = printfText(words);
-  return text === null ? null : [text];
-}
-
-// ---------------------------------------------------------------------------------------------
-// git: aliases set on the command line, and force pushes written as a `+` refspec
-
-const GIT: Level | undefined = programGrammar('git');
-
-/** How many aliases in a row are expanded (git itself refuses loops). */
-const MAX_GIT_ALIASES = 8;
-
-/** The words of a git alias's value, split as git splits it (quotes and backslashes); null when it cannot be split. */
-function gitAliasWords(value: string): ShellWord[] | null {
-  const out: ShellWord[] = [];
-  let word: string | null = null;
-  let quote = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (quote === '' && /\s/.test(c)) {
-      if (word !== null) out.push({ value: word, dynamic: false });
-      word = null;
-      continue;
-    }
-    word ??= '';
-    if (c === '\\' && quote !== "'") {
-      if (i + 1 >= value.length) return null;
-      word += value[++i];
-    } else if ((c === '"' || c === "'") && (quote === '' || quote === c)) {
-      quote = quote === '' ? c : '';
-    } else word += c;
-  }
-  if (quote !== '') return null;
-  if (word !== null) out.push({ value: word, dynamic: false });
-  return out;
-}
-
-/** `value` as one shell word. */
-function shellQuoted(value: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-/** What a git command's `-c alias.NAME=VALUE` options make of the subcommand NAME. */
-type GitAlias =
-  | { kind: 'none' }
-  | { kind: 'words'; words: ShellWord[] }
-  /** `!CMD`: git runs `CMD` in a shell, with the words after NAME appended. */
-  | { kind: 'script'; script: string }
-  | { kind: 'unknowable'; reason: string };
-
-const NO_ALIAS: GitAlias = { kind: 'none' };
-
-/** The command an alias set on the command line makes of `words` (a view whose program is git). */
-function gitAlias(words: readonly ShellWord[]): GitAlias {
-  let defines = false;
-  for (let k = 1; k < words.length; k++) {
-    const v = words[k]!.value;
-    if (v.length > 6 && v.indexOf('.') > 0 && /alias\./i.test(v)) defines = true;
-  }
-  if (!defines || GIT === undefined) return NO_ALIAS;
-  const reading = readWords(GIT, words);
-  // git never lets an alias hide one of its own commands
-  if (reading.levels.length > 1) return NO_ALIAS;
-  const at = reading.operands[0];
-  const invoked = at === undefined ? undefined : words[at];
-  if (at === undefined || invoked === undefined || invoked.dynamic) return NO_ALIAS;
-  const key = `alias.${invoked.value.toLowerCase()}=`;
-  let found: GitAlias = NO_ALIAS;
-  for (const use of reading.options) {
-    if (use.def === null || use.depth !== 0 || (use.def.name !== '-c' && use.def.name !== '--config-env')) continue;
-    const value = use.offset >= 0 ? { value: words[use.at]!.value.slice(use.offset), dynamic: words[use.at]!.dynamic } : words[use.valueAt];
-    if (value === undefined) continue;
-    // `alias.p=$X` sets the alias to a computed value
-    const setting = (value.dynamic ? staticPrefix(value.value) : value.value).toLowerCase();
-    if (!setting.startsWith(key)) continue;
-    // the last setting wins
-    if (value.dynamic || use.def.name === '--config-env') {
-      found = { kind: 'unknowable', reason: `\`git\` runs the alias \`${invoked.value}\`, whose value is known only when the command runs` };
-      continue;
-    }
-    const text = value.value.slice(key.length);
-    if (text.startsWith('!')) {
-      const args = words.slice(at + 1).map((w) => shellQuoted(w.value));
-      found = { kind: 'script', script: [text.slice(1), ...args].join(' ') };
-      continue;
-    }
-    const split = gitAliasWords(text);
-    found = split === null || split.length === 0 ? { kind: 'unknowable', reason: `\`git\` cannot split the alias \`${invoked.value}\`` } : { kind: 'words', words: [...words.slice(0, at), ...split, ...words.slice(at + 1)] };
-  }
-  return found;
-}
-
-/** `git push` with `--force` after `push`, when a refspec operand starts with `+` (a forced update); else null. */
-function gitForcedPush(words: readonly ShellWord[]): ShellWord[] | null {
-  let plus = false;
-  for (let k = 2; k < words.length; k++) if (words[k]!.value.charCodeAt(0) === 43 /* + */) plus = true;
-  if (!plus || GIT === undefined) return null;
-  const reading = readWords(GIT, words);
-  const sub = reading.subAt[0];
-  if (sub === undefined || reading.levels[1]!.path !== 'git push') return null;
-  for (const k of reading.operands) {
-    const w = words[k]!;
-    // `"+$BRANCH"` is a forced update all the same
-    if (k > sub && (w.dynamic ? staticPrefix(w.value) : w.value).startsWith('+')) {
-      return [...words.slice(0, sub + 1), { value: '--force', dynamic: false }, ...words.slice(sub + 1)];
-    }
-  }
-  return null;
-}
-
-/**
- * Views of git commands that their words alone do not show, for deny and ask: a `-c alias.NAME=VALUE`
- * alias expanded (`git -c alias.p=push p` is `git push`) and a `+` refspec of `git push` as the
- * `--force` it is. Adds them to `views`; returns the scripts of shell aliases (`!CMD`) and why the
- * part is unknowable, if an alias cannot be read.
- */
-function gitViews(views: CommandView[]): { scripts: string[]; unknowable: string | null } | null {
-  let result: { scripts: string[]; unknowable: string | null } | null = null;
-  const n = views.length;
-  for (let v = 0; v < n; v++) {
-    const view = views[v]!;
-    const program = view.words[0];
-    if (program === undefined || program.dynamic || baseName(program.value) !== 'git' || view.words.length < 2) continue;
-    let words = view.words;
-    for (let k = 0; ; k++) {
-      const alias = gitAlias(words);
-      if (alias.kind === 'none') break;
-      if (k === MAX_GIT_ALIASES) {
-        // past the cap the alias chain was not followed to its end: what it runs is unknown
-        result ??= { scripts: [], unknowable: null };
-        result.unknowable ??= `a chain of more than ${MAX_GIT_ALIASES} git aliases is not followed`;
-        break;
-      }
-      if (alias.kind === 'words') {
-        words = alias.words;
-        views.push({ words, wrappers: appended(view.wrappers, 'alias'), neutral: false, alternate: true });
-        continue;
-      }
-      result ??= { scripts: [], unknowable: null };
-      if (alias.kind === 'script') result.scripts.push(alias.script);
-      else result.unknowable ??= alias.reason;
-      break;
-    }
-    const forced = gitForcedPush(words);
-    if (forced !== null) views.push({ words: forced, wrappers: appended(view.wrappers, '+refspec'), neutral: false, alternate: true });
-  }
-  return result;
 }
 
 /** Builtins that set variables from their operands. */
