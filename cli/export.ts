@@ -4,25 +4,28 @@
  */
 import { parseArgs } from 'node:util';
 import { exportGeminiPolicy } from '../bridges/index.js';
-import type { Diagnostic } from '../engine/index.js';
+import { enforcedRules, type Diagnostic } from '../engine/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
-export const EXPORT_HELP = `usage: dshpolicy export gemini --policy <file>... [--format human|json]
+export const EXPORT_HELP = `usage: dshpolicy export gemini --policy <file>... [--lossy] [--format human|json]
 
-Prints the policy's pre-tool deny/ask/allow rules as a Gemini CLI policy file (TOML [[rule]]
-tables: deny at priority 300, ask_user at 200, allow at 100, so the strictest decision wins as it
-does here). A rule Gemini cannot say (paths, URLs, domains, negations, hooks, ...) is left out and
-reported at the rule; one that Gemini would read more narrowly is reported and kept.
+Prints the policy's pre-tool deny/ask/allow rules, and its self-protection, as a Gemini CLI policy
+file (TOML [[rule]] tables: deny at priority 300, ask_user at 200, allow at 100, so the strictest
+decision wins as it does here). The file is never less restrictive than the policy: an allow that
+a deny or ask Gemini cannot say could carve into is left out or narrowed (reported at the rule),
+what such a deny or ask covers gets a catch-all ask_user, and a deny Gemini cannot say is an
+error (export/widens), since Gemini would ask where the policy denies.
+  --lossy   export anyway, with each such deny a warning
 Diagnostics go to stderr; with --format json, stdout is one JSON object
-({"ok", "agent", "toml", "diagnostics"}). Exits 0 when the policy compiles, 1 otherwise.`;
+({"ok", "agent", "toml", "diagnostics"}). Exits 0 when the export holds, 1 otherwise.`;
 
 export function exportCommand(argv: string[], io: Io): number {
   const { values, positionals } = guard(() =>
     parseArgs({
       args: argv,
-      options: { policy: { type: 'string', multiple: true }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { policy: { type: 'string', multiple: true }, lossy: { type: 'boolean' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }),
@@ -41,17 +44,18 @@ export function exportCommand(argv: string[], io: Io): number {
 
   const loaded = loadPolicies(files);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
-  const exported = loaded.ir ? exportGeminiPolicy(loaded.ir.rules) : undefined;
+  const exported = loaded.ir ? exportGeminiPolicy(enforcedRules(loaded.ir), { lossy: values.lossy === true }) : undefined;
   if (exported) diagnostics.push(...exported.diagnostics);
   const ok = exported !== undefined && !diagnostics.some((d) => d.severity === 'error');
   if (fmt === 'json') {
-    io.stdout.write(`${JSON.stringify({ ok, agent, toml: exported?.text ?? null, diagnostics })}\n`);
+    io.stdout.write(`${JSON.stringify({ ok, agent, toml: ok ? exported!.text : null, diagnostics })}\n`);
     return ok ? 0 : 1;
   }
   const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
   const sources = new SourceCache();
   for (const d of diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
   if (diagnostics.length > 0) io.stderr.write(`${ok ? style.yellow('exported') : style.red('failed')}: ${summarize(diagnostics) || 'notes only'}\n`);
-  if (exported) io.stdout.write(exported.text);
+  // a file that would widen is not printed: a pipe into gemini cli's policy folder must not get it
+  if (exported && ok) io.stdout.write(exported.text);
   return ok ? 0 : 1;
 }

@@ -21,3 +21,4 @@ export { partReads, type PartReads } from './reads.js';
 export { partWrites } from './writes.js';
 export { referencePolicy, evaluateReference, type ReferencePolicy, type ReferenceDecision } from './reference.js';
 export * from './protect.js';
+export { prefixTraits, prefixMayMatch, type PrefixTraits } from './prefix-traits.js';

@@ -62,7 +62,7 @@ const CHANGERS: ReadonlyMap<string, readonly string[]> = new Map<string, readonl
 ]);
 
 /** The programs to read for changes (cheap: before reading their words). */
-const CHANGER_PROGRAMS: ReadonlySet<string> = new Set(['rm', 'unlink', 'rmdir', 'mv', 'chmod', 'chown', 'chgrp', 'git', 'cp', 'ln', 'install']);
+export const CHANGER_PROGRAMS: ReadonlySet<string> = new Set(['rm', 'unlink', 'rmdir', 'mv', 'chmod', 'chown', 'chgrp', 'git', 'cp', 'ln', 'install']);
 
 /** Programs that put what they copy, move or link into the directory they are given last (or with `-t`). */
 const INTO_DIRECTORY: ReadonlySet<string> = new Set(['cp', 'mv', 'ln', 'install', 'git mv']);
