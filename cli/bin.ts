@@ -1,20 +1,19 @@
 #!/usr/bin/env node
+import { frameCrashes, hookCrashEnding, INTERNAL_ERROR_EXIT, internalErrorText } from './crash.js';
 import { main } from './main.js';
 
-// A reader that stops early (`| head`) is not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-}
+const argv = process.argv.slice(2);
+// hook mode fails closed (an agent reads 70 as "no opinion"); every other command ends with 70
+const hookMode = argv[0] === 'hook';
+frameCrashes(hookMode ? hookCrashEnding(argv.slice(1)) : undefined);
 
-main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }).then(
+main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`internal error: ${String(err)}\n`);
-    process.exitCode = 70;
+    if (hookMode) hookCrashEnding(argv.slice(1))(err);
+    process.stderr.write(internalErrorText(err));
+    process.exitCode = INTERNAL_ERROR_EXIT;
   },
 );

@@ -2,6 +2,7 @@
  * `dshpolicy eval --policy <file>... --fixtures <file.jsonl|->`: what the policy decides for
  * every event of a fixture file, as a table or one JSON line per fixture line.
  */
+import { writeAll } from './crash.js';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import {
@@ -128,7 +129,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
         }
       }
       if (result.errors) failed = true;
-      if (fmt === 'json') io.stdout.write(`${JSON.stringify(jsonLine(result))}\n`);
+      if (fmt === 'json') await writeAll(io.stdout, `${JSON.stringify(jsonLine(result))}\n`);
       else results.push(result);
     }
   } catch (err) {

@@ -1,6 +1,7 @@
 /**
  * The dshpolicy command line: one file per subcommand; this one dispatches.
  */
+import { hookCrashAnswer, INTERNAL_ERROR_EXIT, internalErrorText } from './crash.js';
 import { UsageError, type Io } from './args.js';
 
 const HELP = `dshpolicy: a declarative policy engine for AI coding agents
@@ -72,8 +73,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`error: ${err.message}\n\n${cmd.help}\n`);
       return 2;
     }
-    io.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    return 70;
+    // hook mode fails closed: an agent reads 70 as "no opinion" and goes ahead
+    if (name === 'hook') {
+      const answer = hookCrashAnswer(rest, err);
+      io.stderr.write(answer.stderr);
+      return answer.exitCode;
+    }
+    io.stderr.write(internalErrorText(err));
+    return INTERNAL_ERROR_EXIT;
   }
 }
 
