@@ -17,6 +17,7 @@ import {
   type Seam,
 } from '../engine/index.js';
 import type { Style } from './render.js';
+import { terminalSafe } from './untrusted.js';
 
 /** One evaluated case: the event and what the policy decided for it. */
 export interface CoverageCase {
@@ -246,7 +247,8 @@ function pad(s: string, w: number): string {
 /** The coverage table and its summary line, for people. */
 export function renderCoverage(report: CoverageReport, style: Style): string {
   const header = ['rule', 'seam', 'effect', 'hits', 'decided', 'outranked', 'why not decided'];
-  const rows = report.rows.map((r) => [r.rule, r.seam, r.effect, String(r.hits), String(r.decided), String(r.outranked), r.why ?? '']);
+  // Rule ids name the policy's files, and the reasons quote its tools and notes: escaped before the widths are measured.
+  const rows = report.rows.map((r) => [terminalSafe(r.rule), r.seam, r.effect, String(r.hits), String(r.decided), String(r.outranked), terminalSafe(r.why ?? '')]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const lines = [
     style.bold(header.map((h, i) => pad(h, widths[i]!)).join('  ').trimEnd()),

@@ -3,6 +3,7 @@
  * the decision, every rule that fired and its outcome, every rule of the seam that did not fire and
  * why, and the parts a shell command split into with the rules that matched each.
  */
+import { writeAll } from './crash.js';
 import { parseArgs } from 'node:util';
 import {
   diagnostic,
@@ -19,7 +20,8 @@ import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { FixtureReadError, readFixtures } from './eval.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
-import { describeEvent } from './table.js';
+import { eventText } from './table.js';
+import { terminalCell, terminalSafe } from './untrusted.js';
 
 export const EXPLAIN_HELP = `usage: dshpolicy explain --policy <file>... (--event '<json>' | --fixtures <file.jsonl|->)
                          [--format human|json] [--no-hooks]
@@ -87,10 +89,10 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
   const runner = values['no-hooks'] ? undefined : processHookRunner();
   let failed = false;
   let first = true;
-  const emit = (item: Item) => {
+  const emit = async (item: Item): Promise<void> => {
     if (item.errors) failed = true;
     if (fmt === 'json') {
-      io.stdout.write(`${JSON.stringify(jsonOf(item))}\n`);
+      await writeAll(io.stdout, `${JSON.stringify(jsonOf(item))}\n`);
       return;
     }
     if (item.errors) {
@@ -109,16 +111,16 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
       value = JSON.parse(values.event);
     } catch (err) {
       const msg = (err as Error).message.replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '');
-      emit({ errors: [diagnostic('event/json', 'error', `\`--event\` is not valid JSON: ${msg}`)] });
+      await emit({ errors: [diagnostic('event/json', 'error', `\`--event\` is not valid JSON: ${msg}`)] });
       return 1;
     }
-    emit(await explainValue(policy, value, runner));
+    await emit(await explainValue(policy, value, runner));
   } else {
     const file = values.fixtures!;
     try {
       for await (const item of readFixtures(file, io)) {
         if (item.errors) {
-          emit({ line: item.line, errors: item.errors });
+          await emit({ line: item.line, errors: item.errors });
           continue;
         }
         const r = await explainValue(policy, item.value, runner);
@@ -128,7 +130,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
             span: { file, start: { line: item.line, column: 1, offset: item.offset }, end: { line: item.line, column: 2, offset: item.offset + 1 } },
           }));
         }
-        emit({ ...r, line: item.line });
+        await emit({ ...r, line: item.line });
       }
     } catch (err) {
       if (!(err instanceof FixtureReadError)) throw err;
@@ -179,13 +181,6 @@ export function jsonOf(item: Item): Record<string, unknown> {
 // ---------------------------------------------------------------------------------------------
 // Human output
 
-const MAX_CELL = 72;
-
-function flat(s: string, width = MAX_CELL): string {
-  const f = s.replace(/\s+/g, ' ').trim();
-  return f.length > width ? `${f.slice(0, width - 1)}…` : f;
-}
-
 /** Rows as aligned columns (the last column is not padded), each line indented. */
 function columns(rows: string[][], indent = '  '): string[] {
   const n = Math.max(0, ...rows.map((r) => r.length));
@@ -199,7 +194,7 @@ function columns(rows: string[][], indent = '  '): string[] {
  */
 function shownRead(read: string): string {
   const what = / \((and below it(?:: .*)?|the files it matches)\)$/.exec(read);
-  return what === null ? `\`${read}\`` : `\`${read.slice(0, what.index)}\` (${what[1]})`;
+  return what === null ? `\`${terminalSafe(read)}\`` : `\`${terminalSafe(read.slice(0, what.index))}\` (${terminalSafe(what[1]!)})`;
 }
 
 const STRICT = new Set(['deny', 'block', 'halt']);
@@ -212,26 +207,32 @@ function colorWord(word: string, style: Style): string {
   return style.bold(word);
 }
 
-/** A rule as people read it: its `file:line:col` (an imported hook's id names a JSON pointer instead). */
+/**
+ * A rule as people read it: its `file:line:col` (an imported hook's id names a JSON pointer
+ * instead). Escaped: file names come from the repository too.
+ */
 function ruleName(id: string, at: string | undefined): string {
-  return at ?? id;
+  return terminalSafe(at ?? id);
 }
+
+const ruleList = (ids: readonly string[]) => ids.map((id) => terminalSafe(id)).join(', ');
 
 export function renderExplanation(item: Item, style: Style, noHooks: boolean): string {
   const x = item.explanation!;
   const lines: string[] = [];
   const where = item.line !== undefined ? `line ${item.line}` : 'event';
   const seam = x.seam === 'agent-event' ? `agent-event` : x.seam;
-  lines.push(style.bold(`${where}: ${seam} ${flat(describeEvent(item.event!), 100)}`));
-  lines.push(`decision: ${colorWord(x.decision, style)}${x.rules.length > 0 ? style.dim(`  (by ${x.rules.join(', ')})`) : ''}`);
-  for (const r of x.reasons) lines.push(`  because: ${flat(r, 100)}`);
-  for (const c of x.context) lines.push(`  context: ${flat(c, 100)}`);
-  if (x.updatedInput) lines.push(`  updated input: ${flat(JSON.stringify(x.updatedInput), 100)}`);
-  if (x.output) lines.push(`  output: ${flat(JSON.stringify(x.output), 100)}`);
+  // Everything the event, the hooks and the policy's authors wrote is escaped (untrusted.ts).
+  lines.push(style.bold(`${where}: ${seam} ${terminalCell(eventText(item.event!), 100)}`));
+  lines.push(`decision: ${colorWord(x.decision, style)}${x.rules.length > 0 ? style.dim(`  (by ${ruleList(x.rules)})`) : ''}`);
+  for (const r of x.reasons) lines.push(`  because: ${terminalCell(r, 100)}`);
+  for (const c of x.context) lines.push(`  context: ${terminalCell(c, 100)}`);
+  if (x.updatedInput) lines.push(`  updated input: ${terminalCell(JSON.stringify(x.updatedInput), 100)}`);
+  if (x.output) lines.push(`  output: ${terminalCell(JSON.stringify(x.output), 100)}`);
   if (x.pending.length > 0 && noHooks) {
     lines.push(style.dim(`  (--no-hooks: ${x.pending.length} matched hook${x.pending.length === 1 ? ' was' : 's were'} not run; the decision leaves ${x.pending.length === 1 ? 'it' : 'them'} out)`));
   }
-  for (const d of x.diagnostics) lines.push(`  ${d.severity === 'error' ? style.red(d.severity) : style.yellow(d.severity)}[${d.code}]: ${flat(d.message, 100)}`);
+  for (const d of x.diagnostics) lines.push(`  ${d.severity === 'error' ? style.red(d.severity) : style.yellow(d.severity)}[${d.code}]: ${terminalCell(d.message, 100)}`);
 
   lines.push(style.bold(`matched (${x.matched.length}):`));
   if (x.matched.length === 0) lines.push(style.dim('  (none)'));
@@ -239,11 +240,11 @@ export function renderExplanation(item: Item, style: Style, noHooks: boolean): s
     ...columns(
       x.matched.map((m) => {
         const detail: string[] = [];
-        if (m.reason !== undefined) detail.push(`because ${JSON.stringify(flat(m.reason, 60))}`);
-        if (m.text !== undefined) detail.push(`context ${JSON.stringify(flat(m.text, 60))}`);
-        if (m.hook) detail.push(`hook: ${m.hook.summary}`);
-        if (m.parts && m.parts.length > 0) detail.push(`parts: ${m.parts.map((p) => `\`${flat(p, 40)}\``).join(', ')}`);
-        if (m.note) detail.push(flat(m.note, 100));
+        if (m.reason !== undefined) detail.push(`because "${terminalCell(m.reason, 60)}"`);
+        if (m.text !== undefined) detail.push(`context "${terminalCell(m.text, 60)}"`);
+        if (m.hook) detail.push(`hook: ${terminalSafe(m.hook.summary)}`);
+        if (m.parts && m.parts.length > 0) detail.push(`parts: ${m.parts.map((p) => `\`${terminalCell(p, 40)}\``).join(', ')}`);
+        if (m.note) detail.push(terminalCell(m.note, 100));
         return [ruleName(m.rule, m.at), m.effect, m.outcome, detail.join('; ')];
       }),
     ),
@@ -251,7 +252,7 @@ export function renderExplanation(item: Item, style: Style, noHooks: boolean): s
 
   lines.push(style.bold(`skipped (${x.skipped.length}):`));
   if (x.skipped.length === 0) lines.push(style.dim('  (none)'));
-  lines.push(...columns(x.skipped.map((s) => [ruleName(s.rule, s.at), s.effect, s.stage, flat(s.why, 160)])));
+  lines.push(...columns(x.skipped.map((s) => [ruleName(s.rule, s.at), s.effect, s.stage, terminalCell(s.why, 160)])));
 
   if (x.parts) {
     lines.push(style.bold(`command parts (${x.parts.length}):`));
@@ -259,14 +260,14 @@ export function renderExplanation(item: Item, style: Style, noHooks: boolean): s
     const header = ['#', 'part', 'rules', 'note'];
     const rows = x.parts.map((p, i) => {
       const notes: string[] = [];
-      if (p.unknowable !== undefined) notes.push(`unknowable: ${p.unknowable}`);
-      if (p.writes !== undefined) notes.push(`writes ${p.writes.map((w) => `\`${w}\``).join(', ')}`);
+      if (p.unknowable !== undefined) notes.push(`unknowable: ${terminalSafe(p.unknowable)}`);
+      if (p.writes !== undefined) notes.push(`writes ${p.writes.map((w) => `\`${terminalSafe(w)}\``).join(', ')}`);
       if (p.reads !== undefined) notes.push(`reads ${p.reads.map(shownRead).join(', ')}`);
-      if (p.wrappers) notes.push(`through ${p.wrappers.join(' ')}${p.privileged ? ' (privileged)' : ''}`);
+      if (p.wrappers) notes.push(`through ${terminalSafe(p.wrappers.join(' '))}${p.privileged ? ' (privileged)' : ''}`);
       if (p.transparent) notes.push('runs only the parts after it');
       else if (anyAllowed && !p.allowed) notes.push('no allow covers it');
-      const rules = p.rules.map((r) => `${r.effect} ${r.rule}`).join(', ');
-      return [String(i + 1), flat(p.text, 48), rules === '' ? '-' : rules, notes.join('; ')];
+      const rules = p.rules.map((r) => `${r.effect} ${terminalSafe(r.rule)}`).join(', ');
+      return [String(i + 1), terminalCell(p.text, 48), rules === '' ? '-' : rules, notes.join('; ')];
     });
     const table = columns([header, ...rows]);
     lines.push(style.dim(table[0]!), ...table.slice(1));

@@ -11,6 +11,7 @@ import { diagnostic, type Diagnostic } from '../engine/index.js';
 import { decodeSource, formatPolicy } from '../dsl/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, type Style } from './render.js';
+import { terminalSafe } from './untrusted.js';
 
 export const FMT_HELP = `usage: dshpolicy fmt [--check] [--format human|json] <file.dshpolicy>...
        dshpolicy fmt [--check] [--format human|json] -
@@ -98,9 +99,9 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
   for (const r of results) {
     if (!r.changed) continue;
     if (check) {
-      io.stdout.write(`${outStyle.bold(r.file)}: not formatted\n${unifiedDiff(r.before ?? '', r.text ?? '', r.file, outStyle)}\n`);
+      io.stdout.write(`${outStyle.bold(terminalSafe(r.file))}: not formatted\n${unifiedDiff(r.before ?? '', r.text ?? '', r.file, outStyle)}\n`);
     } else if (r.diagnostics.length === 0) {
-      io.stdout.write(`formatted ${r.file}\n`);
+      io.stdout.write(`formatted ${terminalSafe(r.file)}\n`);
     }
   }
   if (check) {
@@ -177,11 +178,13 @@ type Op = { kind: ' ' | '-' | '+'; text: string; a: number; b: number };
 /**
  * The start of a unified diff from `before` to `after` (3 lines of context, at most `maxLines`
  * lines of hunks, their headers included). Line breaks are compared as `\n`; when they (or a byte-order mark) are all that
- * changed, says so.
+ * changed, says so. Lines are escaped as lines of a file (untrusted.ts): a policy under review may
+ * hide a bidi override or a terminal escape in them.
  */
 export function unifiedDiff(before: string, after: string, file: string, style: Style = PLAIN, maxLines = DIFF_LINES): string {
   const normal = before.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  const head = [style.red(`--- ${file}`), style.green(`+++ ${file} (formatted)`)];
+  const name = terminalSafe(file);
+  const head = [style.red(`--- ${name}`), style.green(`+++ ${name} (formatted)`)];
   if (normal === after) return [...head, '(only line breaks or the byte-order mark change: the file is written with \\n line breaks and no byte-order mark)'].join('\n');
   const a = splitLines(normal);
   const b = splitLines(after);
@@ -217,7 +220,7 @@ export function unifiedDiff(before: string, after: string, file: string, style: 
         out.push(style.dim('...'));
         break;
       }
-      const line = `${o.kind}${o.text}`;
+      const line = `${o.kind}${terminalSafe(o.text, 'block')}`;
       out.push(o.kind === '-' ? style.red(line) : o.kind === '+' ? style.green(line) : line);
       shown++;
     }

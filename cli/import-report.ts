@@ -7,6 +7,7 @@
 import { agentEventInfo, type AgentEventInfo, type Diagnostic, type Rule, type Seam } from '../engine/index.js';
 import { EVENT_SEAMS, type Agent, type HooksConfig } from '../bridges/index.js';
 import type { UnprintedRule } from './print-hooks.js';
+import { terminalSafe } from './untrusted.js';
 
 export interface OutputFields {
   /** What the agent acts on, and dshpolicy too. */
@@ -195,27 +196,32 @@ export function buildReport(
   return { file, agent: config.agent, disabled: config.disabled, events: [...events.values()] };
 }
 
-/** The report as text. */
+/**
+ * The report as text. Event names, pointers, matchers, commands and messages come from the hooks
+ * file, so they are escaped (untrusted.ts).
+ */
 export function renderReport(r: ImportReport): string {
-  const out = [`${r.file} (${r.agent} hooks)`];
+  const safe = terminalSafe;
+  const out = [`${safe(r.file)} (${r.agent} hooks)`];
   if (r.disabled) out.push('all hooks are disabled in this file: none of them runs');
   if (r.events.length === 0) out.push('no hooks');
   for (const ev of r.events) {
     out.push('');
-    if (ev.seam) out.push(`${ev.event} -> on ${ev.seam}${ev.evaluated ? '' : ' (disabled)'}`);
-    else if (ev.agentEvent) out.push(`${ev.event} -> on ${ev.event} (an agent event without a seam: its hooks run with ${r.agent === 'claude' ? 'Claude Code' : 'Codex'}'s semantics)${ev.evaluated ? '' : ' (disabled)'}`);
-    else out.push(`${ev.event}: not evaluated [${ev.code}]: the agent does not run hooks on it`);
+    const event = safe(ev.event);
+    if (ev.seam) out.push(`${event} -> on ${ev.seam}${ev.evaluated ? '' : ' (disabled)'}`);
+    else if (ev.agentEvent) out.push(`${event} -> on ${event} (an agent event without a seam: its hooks run with ${r.agent === 'claude' ? 'Claude Code' : 'Codex'}'s semantics)${ev.evaluated ? '' : ' (disabled)'}`);
+    else out.push(`${event}: not evaluated [${ev.code}]: the agent does not run hooks on it`);
     for (const g of ev.groups) {
-      out.push(`  group ${g.pointer}${g.matcher !== undefined ? ` matcher ${JSON.stringify(g.matcher)}` : ''}`);
+      out.push(`  group ${safe(g.pointer)}${g.matcher !== undefined ? ` matcher "${safe(g.matcher)}"` : ''}`);
       for (const h of g.handlers) {
-        const what = `${h.type} ${JSON.stringify(h.what)}`;
+        const what = `${safe(h.type)} "${safe(h.what)}"`;
         let line: string;
         if (!ev.evaluated) line = `not run`;
         else if (h.status === 'rule') line = 'run rule';
         else line = 'not run';
-        out.push(`    ${h.pointer} ${what}: ${line}`);
-        for (const d of h.diagnostics) out.push(`      ${d.severity}[${d.code}]: ${d.message}`);
-        if (h.unprintable) out.push(`      printed as a comment by \`--to dshpolicy\`: ${h.unprintable}`);
+        out.push(`    ${safe(h.pointer)} ${what}: ${line}`);
+        for (const d of h.diagnostics) out.push(`      ${d.severity}[${d.code}]: ${safe(d.message)}`);
+        if (h.unprintable) out.push(`      printed as a comment by \`--to dshpolicy\`: ${safe(h.unprintable)}`);
       }
     }
     if (ev.output && ev.evaluated) {

@@ -45,6 +45,7 @@ import { MAX_HANDLER_TIMEOUT_SEC } from '../bridges/hook.js';
 import { format, guard, UsageError, type Format, type Io } from './args.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
+import { terminalSafe } from './untrusted.js';
 
 export const INSTALL_HELP = `usage: dshpolicy install claude [--project <dir> | --user] [--policy <file>...] [--http <url>]
                          [--dry-run] [--format human|json]
@@ -740,11 +741,19 @@ function codexTrust(
   return { report, ...(plan ? { plan } : {}), diagnostics };
 }
 
+/**
+ * A --dry-run diff for the terminal: the configuration may be the repository's, so what it holds
+ * is escaped (untrusted.ts), its lines kept.
+ */
+function diffText(diff: string): string {
+  return terminalSafe(diff.trimEnd(), 'block');
+}
+
 function installText(report: Report, plan: HooksJsonEdit, timeoutNote: string, style: Style): string[] {
   const out: string[] = [];
   const name = AGENT_NAME[report.agent];
-  if (report.diff) out.push(report.diff.trimEnd());
-  if (report.trust?.diff) out.push(report.trust.diff.trimEnd());
+  if (report.diff) out.push(diffText(report.diff));
+  if (report.trust?.diff) out.push(diffText(report.trust.diff));
   const verb = report.dryRun ? 'would install' : 'installed';
   if (!report.changed) {
     out.push(`${style.green('ok')}: the dshpolicy hook is already installed in ${report.file}; nothing to change`);
@@ -872,8 +881,8 @@ export function uninstallCommand(argv: string[], io: Io, context: InstallContext
 
 function uninstallText(report: Report, style: Style): string[] {
   const out: string[] = [];
-  if (report.diff) out.push(report.diff.trimEnd());
-  if (report.trust?.diff) out.push(report.trust.diff.trimEnd());
+  if (report.diff) out.push(diffText(report.diff));
+  if (report.trust?.diff) out.push(diffText(report.trust.diff));
   const t = report.trust;
   const trustChanged = t !== undefined && (t.changed || (report.dryRun === true && t.diff !== undefined));
   if (!report.changed && !trustChanged) {

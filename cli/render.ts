@@ -3,6 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Diagnostic } from '../engine/index.js';
+import { escapedLength, terminalSafe } from './untrusted.js';
 
 export interface Style {
   bold(s: string): string;
@@ -57,30 +58,40 @@ function clip(line: string, col: number): { text: string; col: number } {
   return { text: `…${line.slice(start, start + MAX_FRAME_LINE)}…`, col: col - start + 1 };
 }
 
-/** One diagnostic as a code frame: header, location, the source line with a caret, help. */
+/**
+ * One diagnostic as a code frame: header, location, the source line with a caret, help. What it
+ * quotes of policy files, fixture lines and hook output is escaped (untrusted.ts): the message,
+ * help and file as one-line values (a line break in them could forge a frame line), the source
+ * line as a line of its file.
+ */
 export function renderDiagnostic(d: Diagnostic, sources: SourceCache, style: Style): string {
   const sev = d.severity === 'error' ? style.red(style.bold('error')) : d.severity === 'warning' ? style.yellow(style.bold('warning')) : style.cyan('info');
-  const out = [`${sev}${style.dim(`[${d.code}]`)}: ${style.bold(d.message)}`];
+  const out = [`${sev}${style.dim(`[${d.code}]`)}: ${style.bold(terminalSafe(d.message))}`];
   if (d.span) {
     const { file, start, end } = d.span;
-    out.push(`  ${style.cyan('-->')} ${file}:${start.line}:${start.column}`);
+    out.push(`  ${style.cyan('-->')} ${terminalSafe(file)}:${start.line}:${start.column}`);
     const text = sources.get(file);
     const raw = text?.split('\n')[start.line - 1];
     if (raw !== undefined) {
+      // A tab is one column wide here, so the caret stays under what it points at.
       const line = raw.replace(/\r$/, '').replace(/\t/g, ' ');
       const gutter = String(start.line);
       const pad = ' '.repeat(gutter.length);
-      const { text: shown, col } = clip(line, start.column);
+      const { text: clipped, col } = clip(line, start.column);
       const width = end.line === start.line ? Math.max(1, end.column - start.column) : Math.max(1, line.length - start.column + 1);
-      const caret = ' '.repeat(Math.max(0, col - 1)) + '^'.repeat(Math.min(width, Math.max(1, shown.length - col + 1)));
+      // The caret is placed on the escaped line: an escape is wider than the character it stands for.
+      const from = Math.min(col - 1, clipped.length);
+      const before = escapedLength(clipped, from, 'block') + Math.max(0, col - 1 - from);
+      const upTo = escapedLength(clipped, Math.min(clipped.length, col - 1 + width), 'block');
+      const caret = ' '.repeat(Math.max(0, before)) + '^'.repeat(Math.max(1, upTo - before));
       out.push(`${pad} ${style.cyan('|')}`);
-      out.push(`${style.cyan(gutter)} ${style.cyan('|')} ${shown.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '�')}`);
+      out.push(`${style.cyan(gutter)} ${style.cyan('|')} ${terminalSafe(clipped, 'block')}`);
       out.push(`${pad} ${style.cyan('|')} ${d.severity === 'error' ? style.red(caret) : style.yellow(caret)}`);
     }
   } else if (d.pointer !== undefined) {
-    out.push(`  ${style.cyan('-->')} ${d.pointer || '/'}`);
+    out.push(`  ${style.cyan('-->')} ${terminalSafe(d.pointer || '/')}`);
   }
-  if (d.help) out.push(`  ${style.cyan('=')} ${style.bold('help')}: ${d.help}`);
+  if (d.help) out.push(`  ${style.cyan('=')} ${style.bold('help')}: ${terminalSafe(d.help)}`);
   return out.join('\n');
 }
 

@@ -33,8 +33,9 @@ import { claudeTranscriptBatches, codexRolloutBatches, readTranscriptHead, type 
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { loadPolicies, refuseToRun } from './policy.js';
 import { PLAIN, styleFor, summarize, type Style } from './render.js';
-import { describeEvent, explainShort } from './table.js';
+import { describeEvent, eventText, explainShort } from './table.js';
 import { formatBytes, Output, ProgressLine } from './replay-output.js';
+import { terminalCell, terminalSafe } from './untrusted.js';
 
 export const REPLAY_HELP = `usage: dshpolicy replay --policy <file>... <transcript.jsonl|dir>... [--format table|json]
                         [--agent claude|codex] [--only <decision,...>] [--seams <seam,...>]
@@ -620,7 +621,8 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
       if (d.severity === 'info' || (d.severity === 'warning' && ++shownDiagnostics > 20)) return;
       progress?.clear();
       const sev = d.severity === 'error' ? style.red('error') : style.yellow('warning');
-      io.stderr.write(`${sev}: ${d.message}${d.help ? ` (${d.help})` : ''}\n`);
+      // A message quotes file names and transcript text.
+      io.stderr.write(`${sev}: ${terminalSafe(d.message)}${d.help ? ` (${terminalSafe(d.help)})` : ''}\n`);
     },
   };
   if (values.agent !== undefined) opts.agent = values.agent;
@@ -663,12 +665,16 @@ function styled(word: string, style: Style, width = word.length): string {
   return (key ? style[key](word) : style.dim(word)) + pad;
 }
 
-/** One listed event: decision, seam, where, what, why. */
+/** Rule ids and file names, escaped: file names come from the repository and the transcripts' directories. */
+const safeList = (names: readonly string[]) => names.map((name) => terminalSafe(name)).join(', ');
+
+/** One listed event: decision, seam, where, what, why; the transcript's text escaped (untrusted.ts). */
 export function eventRow(r: ReplayRecord, style: Style = PLAIN): string {
-  const where = r.line !== undefined ? `${r.file}:${r.line}` : r.file;
+  const file = terminalSafe(r.file);
+  const where = r.line !== undefined ? `${file}:${r.line}` : file;
   const why = explainShort(r.decision);
-  const pending = r.pending.length > 0 ? ` [${r.pending.length} hook${r.pending.length === 1 ? '' : 's'} not run: ${r.pending.join(', ')}]` : '';
-  return `${styled(r.decision.decision, style, 9)}${r.event.seam.padEnd(10)}${where}  ${clip(describeEvent(r.event), 60)}${why ? `  ${style.dim('—')} ${clip(why, 100)}` : ''}${pending}`;
+  const pending = r.pending.length > 0 ? ` [${r.pending.length} hook${r.pending.length === 1 ? '' : 's'} not run: ${safeList(r.pending)}]` : '';
+  return `${styled(r.decision.decision, style, 9)}${r.event.seam.padEnd(10)}${where}  ${terminalCell(eventText(r.event), 60)}${why ? `  ${style.dim('—')} ${terminalCell(why, 100)}` : ''}${pending}`;
 }
 
 function grid(header: string[], rows: string[][], style: Style, right: (i: number) => boolean): string[] {
@@ -689,7 +695,7 @@ export function renderSummary(s: ReplaySummary, { runHooks = false, style = PLAI
   lines.push(
     `${style.bold('replayed')} ${plural(read.length, 'file')}${kinds}, ${formatBytes(s.bytes)}, ${plural(s.events, 'event')} in ${s.seconds.toFixed(2)} s (${n(s.eventsPerSecond)} events/s)`,
   );
-  if (s.failedFiles > 0) lines.push(style.red(`${plural(s.failedFiles, 'file')} could not be read: ${s.files.filter((f) => f.error !== undefined).map((f) => f.file).join(', ')}`));
+  if (s.failedFiles > 0) lines.push(style.red(`${plural(s.failedFiles, 'file')} could not be read: ${safeList(s.files.filter((f) => f.error !== undefined).map((f) => f.file))}`));
   lines.push('');
 
   const seamRows = REPLAY_SEAMS.map((seam) => {
@@ -700,7 +706,8 @@ export function renderSummary(s: ReplaySummary, { runHooks = false, style = PLAI
 
   const toolRows = Object.entries(s.tools).map(([tool, c]) => {
     const pre = c['pre-tool'];
-    return [tool, n(total(pre)), n(pre['deny']), n(pre['ask']), n(pre['allow']), n(pre['none']), n(total(c['post-tool'])), n(c['post-tool']['block'])];
+    // Tool names are the transcript's: escaped before the grid measures its columns.
+    return [terminalSafe(tool), n(total(pre)), n(pre['deny']), n(pre['ask']), n(pre['allow']), n(pre['none']), n(total(c['post-tool'])), n(c['post-tool']['block'])];
   });
   if (toolRows.length > 0) {
     lines.push(...grid(['tool', 'calls', 'deny', 'ask', 'allow', 'none', 'results', 'blocked'], toolRows, style, (i) => i > 0), '');
@@ -714,12 +721,12 @@ export function renderSummary(s: ReplaySummary, { runHooks = false, style = PLAI
   if (active.length > 0) {
     const anyPending = active.some((r) => r.pending > 0);
     const header = ['rule', 'seam', 'effect', 'decided', ...(anyPending ? ['not run'] : [])];
-    const rows = active.map((r) => [r.id, r.seam, r.effect, n(r.decided), ...(anyPending ? [n(r.pending)] : [])]);
+    const rows = active.map((r) => [terminalSafe(r.id), r.seam, r.effect, n(r.decided), ...(anyPending ? [n(r.pending)] : [])]);
     lines.push(...grid(header, rows, style, (i) => i >= 3));
   }
   const idle = s.rules.filter((r) => r.decided === 0 && r.pending === 0);
   if (idle.length > 0) {
-    const shown = idle.slice(0, 10).map((r) => r.id).join(', ');
+    const shown = safeList(idle.slice(0, 10).map((r) => r.id));
     lines.push(`${plural(idle.length, 'rule')} never decided: ${shown}${idle.length > 10 ? ', …' : ''}`);
   }
   if (active.length > 0 || idle.length > 0) lines.push('');

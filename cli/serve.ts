@@ -14,6 +14,7 @@ import { compilePolicy, type CompiledPolicy } from '../engine/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { decidePayload, discoverPolicies, failClosed, MAX_PAYLOAD } from './hook.js';
 import { loadPolicies } from './policy.js';
+import { terminalSafe } from './untrusted.js';
 
 export const SERVE_HELP = `usage: dshpolicy serve [--policy <file>...] [--port <n>] [--host <addr>] [--fail-open] [--format human|json]
 
@@ -165,7 +166,8 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   if (fmt === 'json') io.stdout.write(`${JSON.stringify({ url: started.url, policies: policies.map((p) => resolve(p)) })}\n`);
-  else io.stderr.write(`dshpolicy serve: listening on ${started.url} (policy: ${policies.join(', ')})\n`);
+  // The policy files may be found in the repository's .dshpolicy/: their names are escaped.
+  else io.stderr.write(`dshpolicy serve: listening on ${started.url} (policy: ${policies.map((p) => terminalSafe(p)).join(', ')})\n`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);

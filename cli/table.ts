@@ -4,17 +4,16 @@
 import type { AnyDecision, AnyEvent } from '../engine/index.js';
 import type { LineResult } from './eval.js';
 import type { Style } from './render.js';
+import { terminalCell } from './untrusted.js';
 
 const EVENT_WIDTH = 44;
 const WHY_WIDTH = 60;
 
-function oneLine(s: string, width: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
-}
-
-/** A short description of an event: the tool and its most telling argument. */
-export function describeEvent(e: AnyEvent): string {
+/**
+ * A short description of an event: the tool and its most telling argument. `quote` writes a
+ * prompt: as JSON by default (the JSON outputs carry this text).
+ */
+export function describeEvent(e: AnyEvent, quote: (prompt: string) => string = JSON.stringify): string {
   switch (e.seam) {
     case 'agent-event': {
       const f = e.fields;
@@ -32,7 +31,7 @@ export function describeEvent(e: AnyEvent): string {
       return arg !== undefined ? `${e.tool} ${arg}` : e.tool;
     }
     case 'prompt':
-      return JSON.stringify(e.prompt);
+      return quote(e.prompt);
     case 'stop': {
       const ran = e.turn.map((c) => (typeof c.input['command'] === 'string' ? `${c.tool}(${c.input['command']})` : c.tool));
       return ran.length > 0 ? `after ${ran.join(', ')}` : 'turn with no tool calls';
@@ -40,6 +39,15 @@ export function describeEvent(e: AnyEvent): string {
     case 'session-start':
       return `source ${e.source}`;
   }
+}
+
+/**
+ * describeEvent for people: the prompt between plain quotes, as it was written. Still raw text:
+ * escape it (terminalSafe, terminalCell) where it is printed, once, so a JSON escape is not
+ * escaped again.
+ */
+export function eventText(e: AnyEvent): string {
+  return describeEvent(e, (prompt) => `"${prompt}"`);
 }
 
 const STRICT = new Set(['deny', 'block', 'halt']);
@@ -72,13 +80,14 @@ export function renderTable(results: LineResult[], style: Style): string {
   const rows: string[][] = [];
   for (const r of results) {
     if (r.errors) {
-      rows.push([String(r.line), '-', 'invalid event', 'error', oneLine(r.errors[0]!.message, WHY_WIDTH)]);
+      rows.push([String(r.line), '-', 'invalid event', 'error', terminalCell(r.errors[0]!.message, WHY_WIDTH)]);
       continue;
     }
     const d = r.decision!;
     const why = explainShort(d);
     const more = d.reasons.length > 1 ? ` (+${d.reasons.length - 1})` : '';
-    rows.push([String(r.line), d.seam === 'agent-event' ? d.event : d.seam, oneLine(describeEvent(r.event!), EVENT_WIDTH), d.decision, oneLine(why, WHY_WIDTH) + more]);
+    // Cells are escaped before the widths are measured, so escapes keep the columns aligned.
+    rows.push([String(r.line), d.seam === 'agent-event' ? d.event : d.seam, terminalCell(eventText(r.event!), EVENT_WIDTH), d.decision, terminalCell(why, WHY_WIDTH) + more]);
   }
   const header = ['line', 'seam', 'event', 'decision', 'why'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -32,7 +32,8 @@ import { FixtureReadError, readFixtures } from './eval.js';
 import { discoverPolicies } from './hook.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
-import { describeEvent } from './table.js';
+import { describeEvent, eventText } from './table.js';
+import { terminalSafe } from './untrusted.js';
 
 export const TEST_HELP = `usage: dshpolicy test [<file.dshpolicy|file.json|fixtures.jsonl>...] [--policy <file>]...
                       [--format human|json|junit] [--coverage] [--verbose] [--run-hooks]
@@ -409,41 +410,48 @@ export function resultJson(r: CaseResult): Record<string, unknown> {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The detail lines of a failed or erring case (no header), plain text. */
-export function caseDetails(r: CaseResult): string[] {
+/**
+ * The detail lines of a failed or erring case (no header), plain text. What the events, hooks,
+ * fixtures and policy files say is written as it is (the JUnit report carries it exact, replacing
+ * only what XML cannot hold), or with `terminal` escaped for a terminal (untrusted.ts).
+ */
+export function caseDetails(r: CaseResult, terminal = false): string[] {
   const lines: string[] = [];
   const row = (label: string, value: string) => lines.push(`${label.padEnd(9)} ${value}`);
+  const show = terminal ? (text: string) => terminalSafe(text) : (text: string) => text;
+  const event = (e: AnyEvent) => row('event', `${seamName(e)} ${terminal ? terminalSafe(eventText(e)) : describeEvent(e)}`);
   if (r.status === 'skipped') {
-    if (r.event) row('event', `${seamName(r.event)} ${describeEvent(r.event)}`);
-    row('skipped', r.message ?? NEEDS_HOOKS);
-    row('hooks', (r.hooks ?? []).join(', '));
+    if (r.event) event(r.event);
+    row('skipped', show(r.message ?? NEEDS_HOOKS));
+    row('hooks', (r.hooks ?? []).map((h) => show(h)).join(', '));
     return lines;
   }
   if (r.status === 'error') {
     for (const e of r.errors ?? []) {
-      lines.push(`${e.severity}[${e.code}]: ${e.message}${e.pointer ? ` (at ${e.pointer || '/'})` : ''}`);
-      if (e.help) lines.push(`  = help: ${e.help}`);
+      lines.push(`${e.severity}[${e.code}]: ${show(e.message)}${e.pointer ? ` (at ${show(e.pointer || '/')})` : ''}`);
+      if (e.help) lines.push(`  = help: ${show(e.help)}`);
     }
-    if ((r.errors ?? []).length === 0 && r.message) lines.push(r.message);
+    if ((r.errors ?? []).length === 0 && r.message) lines.push(show(r.message));
     return lines;
   }
-  if (r.event) row('event', `${seamName(r.event)} ${describeEvent(r.event)}`);
-  if (r.expect !== undefined) row('expected', `${r.expect}${r.expectReason ? ` because ${r.expectReason}` : ''}`);
+  if (r.event) event(r.event);
+  const expectReason = r.expectReason !== undefined ? show(r.expectReason) : undefined;
+  if (r.expect !== undefined) row('expected', `${r.expect}${expectReason ? ` because ${expectReason}` : ''}`);
   const d = r.decision;
   if (!d) return lines;
-  row('got', d.decision === r.expect && r.expectReason ? `${d.decision}, but no reason or context matches ${r.expectReason}` : d.decision);
+  row('got', d.decision === r.expect && expectReason ? `${d.decision}, but no reason or context matches ${expectReason}` : d.decision);
   if (d.rules.length > 0) {
     const effects = new Map(d.trace.map((t) => [t.rule, t.effect]));
-    row('rules', d.rules.map((id) => `${id} (${effects.get(id) ?? '?'})`).join(', '));
+    row('rules', d.rules.map((id) => `${show(id)} (${effects.get(id) ?? '?'})`).join(', '));
   } else {
     row('rules', 'none decided');
   }
-  for (const reason of d.reasons) row('reason', reason);
-  for (const c of d.context) row('context', c);
+  for (const reason of d.reasons) row('reason', show(reason));
+  for (const c of d.context) row('context', show(c));
   for (const t of d.trace) {
-    if (t.outcome === 'partial' || t.outcome === 'limited') row('note', `${t.rule}: ${t.note ?? t.outcome}`);
+    if (t.outcome === 'partial' || t.outcome === 'limited') row('note', `${show(t.rule)}: ${show(t.note ?? t.outcome)}`);
   }
-  for (const x of d.diagnostics.filter((y) => y.severity !== 'info')) row(x.severity, `${x.message} [${x.code}]`);
+  for (const x of d.diagnostics.filter((y) => y.severity !== 'info')) row(x.severity, `${show(x.message)} [${x.code}]`);
   return lines;
 }
 
@@ -459,12 +467,13 @@ function renderHuman(
   const out: string[] = [];
   for (const r of results) {
     if (r.status === 'passed') {
-      if (verbose) out.push(`${style.green('ok')}    ${r.at}  ${r.name}`);
+      if (verbose) out.push(`${style.green('ok')}    ${terminalSafe(r.at)}  ${terminalSafe(r.name)}`);
       continue;
     }
     const head = r.status === 'failed' ? style.red(style.bold('FAIL')) + ' ' : r.status === 'skipped' ? style.yellow(style.bold('SKIP')) + ' ' : style.red(style.bold('ERROR'));
-    out.push(`${head} ${style.cyan(r.at)}  ${style.bold(r.name)}`);
-    for (const line of caseDetails(r)) out.push(`      ${line}`);
+    // Test names are the policy's or the fixture's, file names the repository's.
+    out.push(`${head} ${style.cyan(terminalSafe(r.at))}  ${style.bold(terminalSafe(r.name))}`);
+    for (const line of caseDetails(r, true)) out.push(`      ${line}`);
     out.push('');
   }
   if (verbose && results.some((r) => r.status === 'passed') && out[out.length - 1] !== '') out.push('');
@@ -487,7 +496,10 @@ function renderHuman(
 // ---------------------------------------------------------------------------------------------
 // JUnit XML
 
-/** Characters XML 1.0 cannot carry at all become U+FFFD. */
+/**
+ * Characters XML 1.0 cannot carry at all (C0 controls but tab and line breaks, lone surrogates,
+ * U+FFFE, U+FFFF) become U+FFFD; the rest of the text stays exact, as in the JSON output.
+ */
 function xmlChars(s: string): string {
   return s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }
