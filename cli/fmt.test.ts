@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Rule } from '../engine/index.js';
 import { formatPolicy } from '../dsl/index.js';
 import { UsageError } from './args.js';
-import { fmtCommand, unifiedDiff } from './fmt.js';
+import { checkDiff, fmtCommand } from './fmt.js';
 import { printHooks } from './print-hooks.js';
 import { runCommand, scratch, type CliRun } from './testkit.js';
 
@@ -209,11 +209,11 @@ describe('dshpolicy fmt: usage', () => {
   });
 });
 
-describe('unifiedDiff', () => {
+describe('checkDiff', () => {
   it('shows hunks with three lines of context, and cuts a long diff short', () => {
     const a = Array.from({ length: 40 }, (_, i) => `line ${i}`);
     const b = a.map((l, i) => (i === 5 || i === 30 ? `${l}!` : l));
-    const d = unifiedDiff(`${a.join('\n')}\n`, `${b.join('\n')}\n`, 'f');
+    const d = checkDiff(`${a.join('\n')}\n`, `${b.join('\n')}\n`, 'f');
     expect(d).toBe(
       [
         '--- f',
@@ -238,13 +238,13 @@ describe('unifiedDiff', () => {
         ' line 33',
       ].join('\n'),
     );
-    const many = unifiedDiff(a.join('\n'), a.map((l) => `${l}!`).join('\n'), 'f');
+    const many = checkDiff(a.join('\n'), a.map((l) => `${l}!`).join('\n'), 'f');
     expect(many.split('\n')).toHaveLength(2 + 30 + 1);
     expect(many.endsWith('\n...')).toBe(true);
   });
 
   it('says when only line breaks change', () => {
-    expect(unifiedDiff('a\r\nb\r\n', 'a\nb\n', 'f')).toContain('only line breaks');
+    expect(checkDiff('a\r\nb\r\n', 'a\nb\n', 'f')).toContain('only line breaks');
   });
 });
 

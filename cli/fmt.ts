@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { diagnostic, type Diagnostic } from '../engine/index.js';
 import { decodeSource, formatPolicy } from '../dsl/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
+import { diffLines } from './diff.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, type Style } from './render.js';
 import { terminalSafe } from './untrusted.js';
 
@@ -99,7 +100,7 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
   for (const r of results) {
     if (!r.changed) continue;
     if (check) {
-      io.stdout.write(`${outStyle.bold(terminalSafe(r.file))}: not formatted\n${unifiedDiff(r.before ?? '', r.text ?? '', r.file, outStyle)}\n`);
+      io.stdout.write(`${outStyle.bold(terminalSafe(r.file))}: not formatted\n${checkDiff(r.before ?? '', r.text ?? '', r.file, outStyle)}\n`);
     } else if (r.diagnostics.length === 0) {
       io.stdout.write(`formatted ${terminalSafe(r.file)}\n`);
     }
@@ -173,110 +174,28 @@ export function writeAtomically(path: string, text: string): void {
 
 // ---------------------------------------------------------------- diff
 
-type Op = { kind: ' ' | '-' | '+'; text: string; a: number; b: number };
-
 /**
- * The start of a unified diff from `before` to `after` (3 lines of context, at most `maxLines`
- * lines of hunks, their headers included). Line breaks are compared as `\n`; when they (or a byte-order mark) are all that
- * changed, says so. Lines are escaped as lines of a file (untrusted.ts): a policy under review may
- * hide a bidi override or a terminal escape in them.
+ * The start of a unified diff from `before` to `after` (diff.ts: 3 lines of context), at most
+ * `maxLines` lines of hunks, their headers included. Line breaks are compared as `\n`; when they
+ * (or a byte-order mark) are all that changed, says so. Lines are escaped as lines of a file
+ * (untrusted.ts): a policy under review may hide a bidi override or a terminal escape in them.
  */
-export function unifiedDiff(before: string, after: string, file: string, style: Style = PLAIN, maxLines = DIFF_LINES): string {
+export function checkDiff(before: string, after: string, file: string, style: Style = PLAIN, maxLines = DIFF_LINES): string {
   const normal = before.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const name = terminalSafe(file);
   const head = [style.red(`--- ${name}`), style.green(`+++ ${name} (formatted)`)];
   if (normal === after) return [...head, '(only line breaks or the byte-order mark change: the file is written with \\n line breaks and no byte-order mark)'].join('\n');
-  const a = splitLines(normal);
-  const b = splitLines(after);
-  const ops = diffLines(a, b);
   const out: string[] = [];
   let shown = 0;
-  let i = 0;
-  while (i < ops.length) {
-    // the next change, and its hunk: changes closer than 2 * 3 lines of context share one
-    while (i < ops.length && ops[i]!.kind === ' ') i++;
-    if (i >= ops.length) break;
-    const start = Math.max(0, i - 3);
-    let end = i;
-    let lastChange = i;
-    while (end < ops.length && (ops[end]!.kind !== ' ' || end - lastChange <= 6)) {
-      if (ops[end]!.kind !== ' ') lastChange = end;
-      end++;
-    }
-    end = Math.min(ops.length, lastChange + 4);
-    const hunk = ops.slice(start, end);
-    const aStart = hunk[0]!.a;
-    const bStart = hunk[0]!.b;
-    const aLen = hunk.filter((o) => o.kind !== '+').length;
-    const bLen = hunk.filter((o) => o.kind !== '-').length;
-    if (shown + 4 > maxLines) {
+  for (const line of diffLines(normal, after)) {
+    // a hunk starts only with room for its header and some of its lines
+    if (line.startsWith('@@') ? shown + 4 > maxLines : shown >= maxLines) {
       out.push(style.dim('...'));
       break;
     }
     shown++;
-    out.push(style.cyan(`@@ -${aStart + (aLen > 0 ? 1 : 0)},${aLen} +${bStart + (bLen > 0 ? 1 : 0)},${bLen} @@`));
-    for (const o of hunk) {
-      if (shown >= maxLines) {
-        out.push(style.dim('...'));
-        break;
-      }
-      const line = `${o.kind}${terminalSafe(o.text, 'block')}`;
-      out.push(o.kind === '-' ? style.red(line) : o.kind === '+' ? style.green(line) : line);
-      shown++;
-    }
-    i = end;
+    const safe = terminalSafe(line, 'block');
+    out.push(line.startsWith('@@') ? style.cyan(safe) : line.startsWith('-') ? style.red(safe) : line.startsWith('+') ? style.green(safe) : line.startsWith('\\') ? style.dim(safe) : safe);
   }
   return [...head, ...out].join('\n');
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
-/**
- * A shortest edit script between two lists of lines (longest common subsequence, after the common
- * start and end are set aside); a very large middle is shown as removed and added whole.
- */
-function diffLines(a: string[], b: string[]): Op[] {
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let post = 0;
-  while (post < a.length - pre && post < b.length - pre && a[a.length - 1 - post] === b[b.length - 1 - post]) post++;
-  const ops: Op[] = [];
-  for (let k = 0; k < pre; k++) ops.push({ kind: ' ', text: a[k]!, a: k, b: k });
-  const am = a.slice(pre, a.length - post);
-  const bm = b.slice(pre, b.length - post);
-  const n = am.length;
-  const m = bm.length;
-  if (n * m > 4_000_000) {
-    am.forEach((t, k) => ops.push({ kind: '-', text: t, a: pre + k, b: pre }));
-    bm.forEach((t, k) => ops.push({ kind: '+', text: t, a: pre + n, b: pre + k }));
-  } else {
-    // lcs[i][j]: the longest common subsequence of am[i..] and bm[j..]
-    const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let x = n - 1; x >= 0; x--) {
-      for (let y = m - 1; y >= 0; y--) {
-        lcs[x]![y] = am[x] === bm[y] ? lcs[x + 1]![y + 1]! + 1 : Math.max(lcs[x + 1]![y]!, lcs[x]![y + 1]!);
-      }
-    }
-    let x = 0;
-    let y = 0;
-    while (x < n || y < m) {
-      if (x < n && y < m && am[x] === bm[y]) {
-        ops.push({ kind: ' ', text: am[x]!, a: pre + x, b: pre + y });
-        x++;
-        y++;
-      } else if (x < n && (y >= m || lcs[x + 1]![y]! >= lcs[x]![y + 1]!)) {
-        ops.push({ kind: '-', text: am[x]!, a: pre + x, b: pre + y });
-        x++;
-      } else {
-        ops.push({ kind: '+', text: bm[y]!, a: pre + x, b: pre + y });
-        y++;
-      }
-    }
-  }
-  for (let k = 0; k < post; k++) ops.push({ kind: ' ', text: a[a.length - post + k]!, a: a.length - post + k, b: b.length - post + k });
-  return ops;
 }

@@ -7,7 +7,7 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { loadClaudeHooksText, loadCodexProject } from '../bridges/index.js';
 import { UsageError } from './args.js';
-import { hookCommandLine, installCommand, NOT_INSTALLED, projectHookCommand, projectHookScript, shellQuote, uninstallCommand, unifiedDiff, type InstallContext } from './install.js';
+import { hookCommandLine, installCommand, NOT_INSTALLED, projectHookCommand, projectHookScript, shellQuote, uninstallCommand, type InstallContext } from './install.js';
 import { scratch } from './testkit.js';
 
 const POLICY = `
@@ -108,12 +108,6 @@ describe('shell quoting', () => {
     expect(cmd).toBe(`'/a b/node' '/x/it'\\''s/cli.js' hook claude --policy '$HOME \`x\` "y" \\ *'`);
     const r = spawnSync('/bin/sh', ['-c', `printf '%s\\n' ${cmd}`], { encoding: 'utf8' });
     expect(r.stdout).toBe(`${words[0]}\n${words[1]}\nhook\nclaude\n--policy\n${words[2]}\n`);
-  });
-
-  it('diffs', () => {
-    expect(unifiedDiff('a\nb\nc\n', 'a\nB\nc\nd\n', 'x', 'x')).toBe('--- x\n+++ x\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n');
-    expect(unifiedDiff('', 'n\n', '/dev/null', 'y')).toBe('--- /dev/null\n+++ y\n@@ -0,0 +1,1 @@\n+n\n');
-    expect(unifiedDiff('same', 'same', 'a', 'b')).toBe('');
   });
 });
 

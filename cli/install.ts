@@ -43,6 +43,7 @@ import {
 } from '../bridges/index.js';
 import { MAX_HANDLER_TIMEOUT_SEC } from '../bridges/hook.js';
 import { format, guard, UsageError, type Format, type Io } from './args.js';
+import { unifiedDiff } from './diff.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 import { terminalSafe } from './untrusted.js';
@@ -290,78 +291,6 @@ function real(path: string): string {
   } catch {
     return path;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// A unified diff, for --dry-run
-
-function lines(text: string): string[] {
-  if (text === '') return [];
-  const l = text.split('\n');
-  if (l[l.length - 1] === '') l.pop();
-  return l;
-}
-
-/** The change from `a` to `b` as a unified diff (3 lines of context); '' when they are equal. */
-export function unifiedDiff(a: string, b: string, aName: string, bName: string): string {
-  if (a === b) return '';
-  const A = lines(a);
-  const B = lines(b);
-  const n = A.length;
-  const m = B.length;
-  let ops: [' ' | '-' | '+', string][] = [];
-  if ((n + 1) * (m + 1) > 4_000_000) {
-    ops = [...A.map((l): [' ' | '-' | '+', string] => ['-', l]), ...B.map((l): [' ' | '-' | '+', string] => ['+', l])];
-  } else {
-    const w = m + 1;
-    const lcs = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) lcs[i * w + j] = A[i] === B[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
-    }
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && A[i] === B[j]) {
-        ops.push([' ', A[i]!]);
-        i++;
-        j++;
-      } else if (i < n && (j >= m || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) ops.push(['-', A[i++]!]);
-      else ops.push(['+', B[j++]!]);
-    }
-  }
-  const out = [`--- ${aName}`, `+++ ${bName}`];
-  const CONTEXT = 3;
-  let k = 0;
-  while (k < ops.length) {
-    while (k < ops.length && ops[k]![0] === ' ') k++;
-    if (k >= ops.length) break;
-    const start = Math.max(0, k - CONTEXT);
-    let end = k;
-    // Extend the hunk while changes are within 2 * CONTEXT lines of each other.
-    for (;;) {
-      while (end < ops.length && ops[end]![0] !== ' ') end++;
-      let next = end;
-      while (next < ops.length && ops[next]![0] === ' ') next++;
-      if (next < ops.length && next - end <= 2 * CONTEXT) end = next;
-      else {
-        end = Math.min(ops.length, end + CONTEXT);
-        break;
-      }
-    }
-    let aLine = 0;
-    let bLine = 0;
-    for (let x = 0; x < start; x++) {
-      if (ops[x]![0] !== '+') aLine++;
-      if (ops[x]![0] !== '-') bLine++;
-    }
-    const hunk = ops.slice(start, end);
-    const aLen = hunk.filter((o) => o[0] !== '+').length;
-    const bLen = hunk.filter((o) => o[0] !== '-').length;
-    out.push(`@@ -${aLen === 0 ? aLine : aLine + 1},${aLen} +${bLen === 0 ? bLine : bLine + 1},${bLen} @@`);
-    for (const [op, l] of hunk) out.push(`${op}${l}`);
-    k = end;
-  }
-  return `${out.join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------

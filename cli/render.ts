@@ -2,7 +2,7 @@
  * Rendering diagnostics for people (a code frame per diagnostic) and for machines (JSON).
  */
 import { readFileSync } from 'node:fs';
-import type { Diagnostic } from '../engine/index.js';
+import { LineIndex, type Diagnostic } from '../engine/index.js';
 import { escapedLength, terminalSafe } from './untrusted.js';
 
 export interface Style {
@@ -30,23 +30,27 @@ export function styleFor(stream: NodeJS.WriteStream): Style {
   return stream.isTTY && !process.env['NO_COLOR'] ? COLOR : PLAIN;
 }
 
-/** Source texts by file name, read once; the CLI seeds it with what it already read. */
+/** Source texts by file name, read once and indexed by line when first shown; the CLI seeds it with what it already read. */
 export class SourceCache {
-  private readonly texts = new Map<string, string | null>();
+  private readonly texts = new Map<string, string | LineIndex | null>();
 
   set(file: string, text: string): void {
     this.texts.set(file, text);
   }
 
-  get(file: string): string | undefined {
-    if (!this.texts.has(file)) {
+  /** The lines of `file`; undefined when it cannot be read. */
+  lines(file: string): LineIndex | undefined {
+    let known = this.texts.get(file);
+    if (known === undefined) {
       try {
-        this.texts.set(file, readFileSync(file, 'utf8'));
+        known = readFileSync(file, 'utf8');
       } catch {
-        this.texts.set(file, null);
+        known = null;
       }
     }
-    return this.texts.get(file) ?? undefined;
+    if (typeof known === 'string') known = new LineIndex(known);
+    this.texts.set(file, known);
+    return known ?? undefined;
   }
 }
 
@@ -70,8 +74,7 @@ export function renderDiagnostic(d: Diagnostic, sources: SourceCache, style: Sty
   if (d.span) {
     const { file, start, end } = d.span;
     out.push(`  ${style.cyan('-->')} ${terminalSafe(file)}:${start.line}:${start.column}`);
-    const text = sources.get(file);
-    const raw = text?.split('\n')[start.line - 1];
+    const raw = sources.lines(file)?.lineText(start.line);
     if (raw !== undefined) {
       // A tab is one column wide here, so the caret stays under what it points at.
       const line = raw.replace(/\r$/, '').replace(/\t/g, ' ');

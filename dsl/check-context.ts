@@ -5,7 +5,7 @@
  */
 import {
   diagnostic,
-  positionAt,
+  LineIndex,
   type Diagnostic,
   type GlobKind,
   type Severity,
@@ -55,8 +55,7 @@ export function joinSpans(from: Span, to: Span): Span {
 
 /** A span of `length` characters at `offset` in the file being checked. */
 function spanAt(ctx: CheckContext, file: string, offset: number, length: number): Span {
-  const text = ctx.file.text;
-  return { file, start: positionAt(text, offset), end: positionAt(text, offset + length) };
+  return new LineIndex(ctx.file.text).span(file, offset, offset + length);
 }
 
 /**

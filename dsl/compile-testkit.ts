@@ -2,12 +2,14 @@
  * Builders of AST nodes over a known source text, for tests of the stages after parsing: each
  * node's span is where its text is found in the source, so diagnostics point where a parser would.
  */
-import { positionAt, type Span } from '../engine/index.js';
+import { LineIndex, type Span } from '../engine/index.js';
 import type * as A from './ast.js';
 import { compileWith, type CompileResult } from './compile.js';
 import type { ParseFn, SourceHost } from './load.js';
 
 export class AstBuilder {
+  private lines: LineIndex | undefined;
+
   constructor(
     readonly text: string,
     readonly file: string,
@@ -38,7 +40,7 @@ export class AstBuilder {
   }
 
   span(start: number, end: number): Span {
-    return { file: this.file, start: positionAt(this.text, start), end: positionAt(this.text, end) };
+    return (this.lines ??= new LineIndex(this.text)).span(this.file, start, end);
   }
 
   spanOf(needle: string, n = 0, from = 0): Span {

@@ -22,7 +22,7 @@
  * returned (a difference is the error `fmt/internal`), so the compiled IR only differs in what
  * carries a position: spans, rule ids and the `line <n>` in test names.
  */
-import type { Diagnostic, Span } from '../engine/index.js';
+import { LineIndex, type Diagnostic, type Span } from '../engine/index.js';
 import { capDiagnostics, encodeString, parse, SourceText, type IToken } from '../grammar/index.js';
 import type * as A from './ast.js';
 import { AstBuilder } from './cst-to-ast.js';
@@ -145,33 +145,18 @@ class Lines {
 
 class Printer {
   private readonly comments: Comment[];
-  private readonly lineStarts: number[];
+  /** Lines as an editor shows them: a lone `\r` ends one too, as it ends a comment. */
+  private readonly lines: LineIndex;
 
   constructor(
     private readonly text: string,
     tokens: readonly IToken[],
   ) {
-    this.lineStarts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.lineStarts.push(i + 1);
-    }
+    this.lines = new LineIndex(text, { cr: true });
     this.comments = tokens
       .map((t) => ({ start: t.startOffset, end: t.startOffset + t.image.length, line: 0, text: t.image.trimEnd() }))
       .sort((a, b) => a.start - b.start);
-    for (const c of this.comments) c.line = this.lineOf(c.start);
-  }
-
-  /** The 0-based line of an offset (a line break is `\n`, `\r\n` or `\r`). */
-  private lineOf(offset: number): number {
-    let lo = 0;
-    let hi = this.lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.lineStarts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    for (const c of this.comments) c.line = this.lines.lineOf(c.start);
   }
 
   /** The comments that start in `[start, end)`. */
@@ -247,7 +232,7 @@ class Printer {
       const last = units[lowerBound(units.length, (i) => (units[i] as Unit).start > c.start) - 1];
       if (last && c.start < last.end) continue;
       const prev = last;
-      if (prev && this.lineOf(prev.end - 1) === c.line && !trailing.has(prev)) trailing.set(prev, c);
+      if (prev && this.lines.lineOf(prev.end - 1) === c.line && !trailing.has(prev)) trailing.set(prev, c);
       else if (!prev && openLine !== undefined && c.line === openLine && !open) open = c;
       else elements.push({ comment: c });
     }
@@ -278,7 +263,7 @@ class Printer {
     const inner = this.within(lcurly + 1, rcurly);
     const above = this.within(span.start.offset, lcurly);
     if (units.length === 0 && inner.length === 0) return { lines: [`${indent}${head} {}`], above };
-    const r = this.region(units, inner, this.lineOf(lcurly), indent + INDENT, '');
+    const r = this.region(units, inner, this.lines.lineOf(lcurly), indent + INDENT, '');
     const first = `${indent}${head} {${r.open ? BEFORE_COMMENT + r.open.text : ''}`;
     return { lines: [first, ...r.lines, `${indent}}`], above };
   }
@@ -428,7 +413,7 @@ class Printer {
               return { lines: out.lines, above: this.above(entry.span.start.offset, entry.span.end.offset, entry) };
             }),
           );
-    const r = this.region(units, inner, this.lineOf(start), indent + INDENT, ',');
+    const r = this.region(units, inner, this.lines.lineOf(start), indent + INDENT, ',');
     const [open, close] = v.kind === 'list' ? ['[', ']'] : ['{', '}'];
     return [open + (r.open ? BEFORE_COMMENT + r.open.text : ''), ...r.lines, indent + close];
   }

@@ -9,7 +9,7 @@
  * - An include that leads back to a file still being loaded is a cycle: an error at that include.
  */
 import { posix } from 'node:path';
-import { diagnostic, hasErrors, positionAt, type Diagnostic, type Rule, type TestCase } from '../engine/index.js';
+import { diagnostic, hasErrors, LineIndex, type Diagnostic, type Rule, type TestCase } from '../engine/index.js';
 import type { ImportDecl, IncludeDecl, PolicyFile } from './ast.js';
 import { codeList } from './suggest.js';
 
@@ -148,7 +148,7 @@ export function decodeSource(bytes: Uint8Array, file: string): { text: string; d
   return {
     text,
     diagnostic: diagnostic('parse/invalid-utf8', 'error', `invalid UTF-8: the byte \`0x${byte}\` at byte offset ${at} is not part of a UTF-8 character`, {
-      span: { file, start: positionAt(text, offset), end: positionAt(text, offset + 1) },
+      span: new LineIndex(text).span(file, offset, offset + 1),
       help: 'policy files are UTF-8; save the file as UTF-8 (in another encoding, bytes like this one would be read as U+FFFD and change what the policy says)',
     }),
   };

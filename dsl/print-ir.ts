@@ -3,74 +3,34 @@
  * permission languages: one `on <seam> { ... }` block per seam, each rule under its comments, then
  * one `test` block. Compiling the text gives back the same rules (seam, effect, tools, selectors,
  * `when`, reason, text, limit; not ids or spans) and the same test events and decisions.
- * `run` rules are not printed here (their printer is the hooks importer's).
+ * `run` rules are not printed here (their printer is the hooks importer's). Conditions, values and
+ * selectors go through the engine's one condition printer (engine/expr-text.ts), strictly, with the
+ * grammar's string literals.
  */
-import { SEAMS, type Expr, type Rule, type Selector, type TestCase, type Value } from '../engine/index.js';
+import { exprText, NotExpressible, PLAIN_NAME, SEAMS, selectorText, valueText, type Expr, type ExprSpelling, type Rule, type TestCase } from '../engine/index.js';
 import { encodeString } from '../grammar/index.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-class Unsayable extends Error {}
-
 function str(value: string): string {
-  if (LONE_SURROGATE.test(value)) throw new Unsayable('a string holds a lone surrogate, which no string literal can hold');
+  if (LONE_SURROGATE.test(value)) throw new NotExpressible('a string holds a lone surrogate, which no string literal can hold');
   return encodeString(value);
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function fieldText(f: { name: string; path?: string[] }): string {
-  for (const p of f.path ?? []) if (!NAME.test(p)) throw new Unsayable(`the field path \`${[f.name, ...(f.path ?? [])].join('.')}\` has a step that is not a name`);
-  return [f.name, ...(f.path ?? [])].join('.');
-}
-
-function valueText(v: Value): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `[${v.map((x) => valueText(x)).join(', ')}]`;
-  if (typeof v === 'object') {
-    if (v.regex.includes('\n')) throw new Unsayable('a regex holds a line break');
-    return `/${v.regex.replace(/(^|[^\\])((?:\\\\)*)\//g, '$1$2\\/')}/${v.flags}`;
-  }
-  if (typeof v === 'string') return str(v);
-  return String(v);
-}
-
-function selectorText(s: Selector): string {
-  const values = s.kind === 'command' ? s.patterns : s.globs;
-  return `${s.kind} ${values.map(str).join(', ')}`;
-}
+/** Strings as the grammar writes them; whatever would not compile back the same is not printed. */
+const DSL: ExprSpelling = { string: str, strict: true };
 
 /** An IR condition in the language's syntax. */
 export function printExpr(e: Expr): string {
-  const inner = (x: Expr, parent: 'and' | 'or' | 'not'): string => {
-    const t = printExpr(x);
-    const needs = (x.op === 'or' && parent !== 'or') || (x.op === 'and' && parent === 'not') || (x.op === 'not' && parent === 'not');
-    return needs ? `(${t})` : t;
-  };
-  switch (e.op) {
-    case 'and':
-      return e.args.map((a) => inner(a, 'and')).join(' and ');
-    case 'or':
-      return e.args.map((a) => inner(a, 'or')).join(' or ');
-    case 'not':
-      return `not ${inner(e.arg, 'not')}`;
-    case 'compare':
-      return `${fieldText(e.field)} ${e.cmp} ${valueText(e.value)}`;
-    case 'exists':
-      return `${fieldText(e.field)} exists`;
-    case 'const':
-      return String(e.value);
-    case 'ran':
-      return ['ran', e.tools.join(', '), ...e.selectors.map(selectorText)].filter((x) => x !== '').join(' ');
-  }
+  return exprText(e, DSL);
 }
 
 /** One rule as a line of its seam's block (without indentation). */
 export function printRule(rule: Rule): string {
-  if (rule.effect === 'run') throw new Unsayable('a `run` rule is printed by the hooks printer');
+  if (rule.effect === 'run') throw new NotExpressible('a `run` rule is printed by the hooks printer');
   const parts: string[] = [rule.effect];
   if (rule.tools && rule.tools.length > 0) parts.push(rule.tools.join(', '));
-  for (const s of rule.selectors ?? []) parts.push(selectorText(s));
+  for (const s of rule.selectors ?? []) parts.push(selectorText(s, DSL));
   if (rule.effect === 'context') parts.push(str(rule.text ?? ''));
   if (rule.effect === 'limit') parts.push(String(rule.limit ?? 0));
   if (rule.when) parts.push('when', printExpr(rule.when));
@@ -86,16 +46,16 @@ function jsonText(v: unknown): string {
     case 'string':
       return str(v);
     case 'number':
-      if (!Number.isFinite(v)) throw new Unsayable('a number is not finite');
+      if (!Number.isFinite(v)) throw new NotExpressible('a number is not finite');
       return String(v);
     case 'boolean':
       return String(v);
     case 'object': {
       const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-      return `{ ${entries.map(([k, x]) => `${NAME.test(k) ? k : str(k)}: ${jsonText(x)}`).join(', ')} }`;
+      return `{ ${entries.map(([k, x]) => `${PLAIN_NAME.test(k) ? k : str(k)}: ${jsonText(x)}`).join(', ')} }`;
     }
     default:
-      throw new Unsayable(`a test value of type ${typeof v}`);
+      throw new NotExpressible(`a test value of type ${typeof v}`);
   }
 }
 
@@ -105,7 +65,7 @@ export function printTestCase(t: TestCase): string {
   const head: string[] = [String(seam)];
   const withFields: Record<string, unknown> = { ...rest };
   if (seam === 'pre-tool' || seam === 'post-tool') {
-    if (typeof tool !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(tool)) throw new Unsayable(`the test's tool \`${String(tool)}\` is not a tool name`);
+    if (typeof tool !== 'string' || !/^[A-Za-z0-9_.-]+$/.test(tool)) throw new NotExpressible(`the test's tool \`${String(tool)}\` is not a tool name`);
     head.push(tool, jsonText(input ?? {}));
   } else if (seam === 'prompt') {
     head.push(str(String(prompt ?? '')));
@@ -117,7 +77,7 @@ export function printTestCase(t: TestCase): string {
   }
   if (Object.keys(withFields).length > 0) head.push('with', jsonText(withFields));
   head.push('=>', t.expect);
-  if (t.because) head.push('because', valueText(t.because));
+  if (t.because) head.push('because', valueText(t.because, DSL));
   return head.join(' ');
 }
 
@@ -158,7 +118,7 @@ export function printRules(rules: readonly Rule[], tests: readonly TestCase[] = 
       try {
         lines.push(`  ${printRule(rule)}`);
       } catch (err) {
-        if (!(err instanceof Unsayable)) throw err;
+        if (!(err instanceof NotExpressible)) throw err;
         unprinted.push({ rule, why: err.message });
         lines.push(`  ${commentLine(`not expressible: ${err.message}`)}`);
       }
@@ -173,7 +133,7 @@ export function printRules(rules: readonly Rule[], tests: readonly TestCase[] = 
     try {
       cases.push(`  ${printTestCase(t)}`);
     } catch (err) {
-      if (!(err instanceof Unsayable)) throw err;
+      if (!(err instanceof NotExpressible)) throw err;
       untested.push({ test: t, why: err.message });
       cases.push(`  ${commentLine(`not expressible: ${err.message}`)}`);
     }

@@ -1,6 +1,7 @@
 /**
- * The one diagnostic shape used by every layer: the grammar, the DSL checks, the IR validator,
- * the bridges and the CLI. User errors are returned as diagnostics, never thrown.
+ * The one diagnostic shape used by every layer: the DSL checks, the IR validator, the bridges and
+ * the CLI (the grammar, which may import nothing, declares the same shape in grammar/errors.ts).
+ * User errors are returned as diagnostics, never thrown. Positions come from line-index.ts.
  */
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -48,20 +49,6 @@ export function diagnostic(
   if (extra.pointer !== undefined) d.pointer = extra.pointer;
   if (extra.help) d.help = extra.help;
   return d;
-}
-
-/** Line/column of a UTF-16 offset in `text` (1-based). */
-export function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.max(0, Math.min(offset, text.length));
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: end - lineStart + 1, offset: end };
 }
 
 /** Orders diagnostics by file, then position, then code: stable output whatever order checks ran in. */

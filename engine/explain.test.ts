@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compilePolicy } from './compile.js';
 import { evaluateSync, type HookRunner } from './evaluate.js';
 import type { AgentEvent, PolicyEvent } from './events.js';
-import { explain, explainEvent, exprText, type Explanation } from './explain.js';
+import { explain, explainEvent, type Explanation } from './explain.js';
 import { IR_VERSION, type Expr, type HookSpec, type PolicyIR, type Rule, type RuleSeam, type Selector } from './ir.js';
 
 let n = 0;
@@ -233,19 +233,5 @@ describe('explain: rules that fired and command parts', () => {
     const x = explainEvent(p, event, d);
     expect(JSON.stringify(d)).toBe(before);
     expect(x).toMatchObject({ decision: 'ask', rules: [ask.id], reasons: ['pushing needs a human'] });
-  });
-});
-
-describe('exprText', () => {
-  it('prints conditions as written, with the parentheses they need', () => {
-    const e: Expr = {
-      op: 'and',
-      args: [
-        { op: 'not', arg: { op: 'or', args: [{ op: 'compare', cmp: 'in', field: { name: 'input', path: ['mode'] }, value: ['a', 1, null] }, { op: 'const', value: true }] } },
-        { op: 'ran', tools: ['Edit', 'Write'], selectors: [{ kind: 'path', globs: ['src/**'] }] },
-        { op: 'compare', cmp: 'matches', field: { name: 'prompt' }, value: { regex: 'a/b', flags: 'i' } },
-      ],
-    };
-    expect(exprText(e)).toBe('not (input.mode in ["a", 1, null] or true) and ran Edit, Write path "src/**" and prompt matches /a\\/b/i');
   });
 });

@@ -8,7 +8,8 @@
  * order `match()` (evaluate.ts) and `agentEventCandidates()` (evaluate-agent.ts) test them.
  */
 import type { AgentEvent, AnyEvent, PolicyEvent } from './events.js';
-import type { Expr, FieldRef, Selector, Seam, Value } from './ir.js';
+import type { Expr, Seam, Selector } from './ir.js';
+import { exprText, fieldText } from './expr-text.js';
 import {
   agentMatcherSelects,
   candidates,
@@ -127,51 +128,6 @@ function locationOf(cr: CompiledRule): string | undefined {
   if (!s) return undefined;
   const at = `${s.file}:${s.start.line}:${s.start.column}`;
   return at === cr.rule.id ? undefined : at;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Printing IR conditions, as a policy author would write them
-
-function fieldText(f: FieldRef): string {
-  return [f.name, ...(f.path ?? [])].join('.');
-}
-
-function valueText(v: Value): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `[${v.map((x) => valueText(x)).join(', ')}]`;
-  if (typeof v === 'object') return `/${v.regex.replace(/\//g, '\\/')}/${v.flags}`;
-  if (typeof v === 'string') return JSON.stringify(v);
-  return String(v);
-}
-
-function selectorText(s: Selector): string {
-  const values = s.kind === 'command' ? s.patterns : s.globs;
-  return `${s.kind} ${values.map((v) => JSON.stringify(v)).join(', ')}`;
-}
-
-/** An IR condition in the language's syntax. */
-export function exprText(e: Expr): string {
-  const inner = (x: Expr, parent: 'and' | 'or' | 'not') => {
-    const t = exprText(x);
-    const needs = (x.op === 'or' && parent !== 'or') || (x.op === 'and' && parent === 'not');
-    return needs ? `(${t})` : t;
-  };
-  switch (e.op) {
-    case 'and':
-      return e.args.map((a) => inner(a, 'and')).join(' and ');
-    case 'or':
-      return e.args.map((a) => inner(a, 'or')).join(' or ');
-    case 'not':
-      return `not ${inner(e.arg, 'not')}`;
-    case 'compare':
-      return `${fieldText(e.field)} ${e.cmp} ${valueText(e.value)}`;
-    case 'exists':
-      return `${fieldText(e.field)} exists`;
-    case 'const':
-      return String(e.value);
-    case 'ran':
-      return ['ran', e.tools.join(', '), ...e.selectors.map(selectorText)].filter((x) => x !== '').join(' ');
-  }
 }
 
 function shownValue(v: unknown): string {

@@ -1,4 +1,6 @@
 export * from './diagnostics.js';
+export * from './line-index.js';
+export { exprText, selectorText, valueText, NotExpressible, PLAIN_NAME, type ExprSpelling } from './expr-text.js';
 export * from './ir.js';
 export * from './events.js';
 export * from './shell/index.js';
@@ -16,7 +18,7 @@ export * from './hooks/index.js';
 export { runTestCase, runTestCases, decideWithoutHooks, expectationHolds, type TestResult, type TestCaseOptions, type Expectation } from './testcases.js';
 export * from './agent-events.js';
 export * from './evaluate-agent.js';
-export { explainEvent, explain, exprText, type Explanation, type ExplainedRule, type ExplainedPart, type SkippedRule, type SkipStage, type PartRule, type ExplainableDecision, type ExplainOptions } from './explain.js';
+export { explainEvent, explain, type Explanation, type ExplainedRule, type ExplainedPart, type SkippedRule, type SkipStage, type PartRule, type ExplainableDecision, type ExplainOptions } from './explain.js';
 export { partReads, type PartReads } from './reads.js';
 export { partWrites } from './writes.js';
 export { referencePolicy, evaluateReference, type ReferencePolicy, type ReferenceDecision } from './reference.js';
