@@ -1,7 +1,8 @@
 /**
  * Installing dshpolicy's own hook into a hooks configuration file (`{"hooks": {Event: [groups]}}`:
  * Claude Code's settings.json, Codex's hooks.json): pure text in, text out. The file's other
- * content and its formatting are kept (jsonc-parser edits only the parts that change), and our
+ * content and its formatting are kept (the edits replace, insert or remove only the items that
+ * change, found in the shared value tree of shared/json.ts), and our
  * handlers are told apart from everyone else's by `"statusMessage": "dshpolicy"`, so uninstalling
  * removes exactly what installing wrote.
  *
@@ -10,10 +11,11 @@
  * other groups do not move), added at the end of an event's list, or removed (with the groups,
  * events and `hooks` object that become empty because of it).
  */
-import { findNodeAtLocation, parseTree, type JSONPath, type Node } from 'jsonc-parser';
-import { diagnostic, positionAt, type Diagnostic, type Span } from '../../engine/index.js';
+import { diagnostic, LineIndex, type Diagnostic, type Span } from '../../engine/index.js';
+import { readJson, type JsonLimits } from '../shared/json.js';
+import { keyOf, prop, type Prop, type ValueNode } from '../shared/tree.js';
 import { TOOL_EVENTS } from './events.js';
-import { parseJson } from './json.js';
+import { MAX_DEPTH, parseJson } from './json.js';
 import { loadClaudeHooksText } from './index.js';
 
 /** The `statusMessage` of every handler dshpolicy installs: how uninstall finds ours and nothing else. */
@@ -132,24 +134,51 @@ export function formattingOf(text: string): Layout | undefined {
   return { unit: ws, eol };
 }
 
-function spanOf(file: string, text: string, offset: number, length: number): Span {
-  return { file, start: positionAt(text, offset), end: positionAt(text, offset + length) };
-}
-
 function groupsObject(wanted: readonly WantedGroup[]): JsonObject {
   const o: JsonObject = {};
   for (const w of wanted) o[w.event] = [w.group];
   return o;
 }
 
-/** The property nodes named `key` of an object node. */
-function propsNamed(obj: Node | undefined, key: string): Node[] {
-  if (!obj || obj.type !== 'object') return [];
-  return (obj.children ?? []).filter((p) => p.type === 'property' && p.children?.[0]?.value === key);
+/** The members named `key` of an object node, every one written. */
+function propsNamed(obj: ValueNode | undefined, key: string): Prop[] {
+  if (!obj || obj.kind !== 'object') return [];
+  return (obj.props ?? []).filter((p) => p.key === key);
 }
 
-type Op = { path: JSONPath; value: unknown; insert?: boolean };
+/**
+ * What the edits read: the text the agent's own check accepted (strict JSON, no deeper than
+ * either agent reads), or that text after edits, which write strict JSON a few levels deep.
+ */
+const EDITED: JsonLimits = { maxDepth: MAX_DEPTH, depthInComments: true };
+
+/** Object keys and array indexes from the document's root. */
+type Path = (string | number)[];
+type Op = { path: Path; value: unknown; insert?: boolean };
 type Edit = { offset: number; length: number; content: string };
+type Extent = { start: number; end: number };
+
+/** The node at `path`: a key names the first member written with it, an index an array element. */
+function nodeAtPath(root: ValueNode, path: Path): ValueNode | undefined {
+  let node: ValueNode | undefined = root;
+  for (const seg of path) {
+    if (!node) return undefined;
+    if (typeof seg === 'string') node = node.kind === 'object' ? prop(node, seg) : undefined;
+    else node = node.kind === 'array' && seg >= 0 ? node.items?.[seg] : undefined;
+  }
+  return node;
+}
+
+/** Where a node is written. */
+function extentOf(node: ValueNode): Extent {
+  return { start: node.span!.start.offset, end: node.span!.end.offset };
+}
+
+/** Where the items of an object (each member from its key to the end of its value) or an array are written. */
+function itemExtents(container: ValueNode): Extent[] {
+  if (container.kind === 'array') return (container.items ?? []).map(extentOf);
+  return (container.props ?? []).map((p) => ({ start: keyOf(p.node).span!.start.offset, end: p.node.span!.end.offset }));
+}
 
 /** The whitespace that starts the line `offset` is on. */
 function indentOfLine(text: string, offset: number): string {
@@ -176,44 +205,45 @@ function layOut(value: unknown, layout: Layout | undefined, base: string): strin
  * the comma after it), so that a removal undoes an insertion exactly.
  */
 function editFor(text: string, op: Op, layout: Layout | undefined): Edit | undefined {
-  const root = parseTree(text);
+  const root = readJson(text, { file: '', lines: new LineIndex(text) }, EDITED).root;
   if (!root) return undefined;
-  const node = findNodeAtLocation(root, op.path);
+  const node = nodeAtPath(root, op.path);
   if (op.value === undefined) {
-    if (!node) return undefined;
-    const item = node.parent?.type === 'property' ? node.parent : node;
-    const container = item.parent;
-    if (!container) return undefined;
-    const siblings = container.children ?? [];
-    const i = siblings.indexOf(item);
+    if (!node || op.path.length === 0) return undefined;
+    const container = nodeAtPath(root, op.path.slice(0, -1))!;
+    const last = op.path[op.path.length - 1]!;
+    const siblings = itemExtents(container);
+    const i = typeof last === 'number' ? last : (container.props ?? []).findIndex((p) => p.key === last);
+    const item = siblings[i]!;
     const prev = siblings[i - 1];
-    if (prev) return { offset: prev.offset + prev.length, length: item.offset + item.length - (prev.offset + prev.length), content: '' };
+    if (prev) return { offset: prev.end, length: item.end - prev.end, content: '' };
     const next = siblings[i + 1];
-    if (next) return { offset: item.offset, length: next.offset - item.offset, content: '' };
-    return { offset: container.offset + 1, length: container.length - 2, content: '' };
+    if (next) return { offset: item.start, length: next.start - item.start, content: '' };
+    const outer = extentOf(container);
+    return { offset: outer.start + 1, length: outer.end - outer.start - 2, content: '' };
   }
   if (node && !op.insert) {
-    const pretty = layout !== undefined && text.slice(node.offset, node.offset + node.length).includes('\n');
-    return { offset: node.offset, length: node.length, content: layOut(op.value, pretty ? layout : undefined, indentOfLine(text, node.offset)) };
+    const { start, end } = extentOf(node);
+    const pretty = layout !== undefined && text.slice(start, end).includes('\n');
+    return { offset: start, length: end - start, content: layOut(op.value, pretty ? layout : undefined, indentOfLine(text, start)) };
   }
   // An insertion at the end of an array, or of a new property at the end of an object.
-  const parentPath = op.path.slice(0, -1);
-  const container = parentPath.length === 0 ? root : findNodeAtLocation(root, parentPath);
-  if (!container || (container.type !== 'array' && container.type !== 'object')) return undefined;
+  const container = nodeAtPath(root, op.path.slice(0, -1));
+  if (!container || (container.kind !== 'array' && container.kind !== 'object')) return undefined;
   const key = op.insert ? '' : `${JSON.stringify(String(op.path[op.path.length - 1]))}:${layout ? ' ' : ''}`;
-  const items = container.children ?? [];
+  const items = itemExtents(container);
   const last = items[items.length - 1];
   if (last) {
-    const end = last.offset + last.length;
-    if (layout && startsLine(text, last.offset)) {
-      const base = indentOfLine(text, last.offset);
-      return { offset: end, length: 0, content: `,${layout.eol}${base}${key}${layOut(op.value, layout, base)}` };
+    if (layout && startsLine(text, last.start)) {
+      const base = indentOfLine(text, last.start);
+      return { offset: last.end, length: 0, content: `,${layout.eol}${base}${key}${layOut(op.value, layout, base)}` };
     }
-    return { offset: end, length: 0, content: `,${layout ? ' ' : ''}${key}${JSON.stringify(op.value)}` };
+    return { offset: last.end, length: 0, content: `,${layout ? ' ' : ''}${key}${JSON.stringify(op.value)}` };
   }
-  const inner = { offset: container.offset + 1, length: container.length - 2 };
+  const outer = extentOf(container);
+  const inner = { offset: outer.start + 1, length: outer.end - outer.start - 2 };
   if (!layout) return { ...inner, content: `${key}${JSON.stringify(op.value)}` };
-  const base = indentOfLine(text, container.offset);
+  const base = indentOfLine(text, outer.start);
   const itemBase = base + layout.unit;
   return { ...inner, content: `${layout.eol}${itemBase}${key}${layOut(op.value, layout, itemBase)}${layout.eol}${base}` };
 }
@@ -243,8 +273,9 @@ export function editHooksJson(text: string | undefined, file: string, wanted: re
   }
   const bom = old.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
   const body = old.slice(bom.length);
-  const at = (node: Node | undefined) => (node ? spanOf(file, old, node.offset + bom.length, node.length) : spanOf(file, old, 0, 0));
-  const root = parseTree(body);
+  const lines = new LineIndex(old);
+  const at = (where: { span?: Span } | undefined) => where?.span ?? lines.span(file, 0, 0);
+  const root = readJson(old, { file, lines }, EDITED).root;
   const doc: unknown = JSON.parse(body);
   if (!isObject(doc)) {
     return refuse([diagnostic('install/not-an-object', 'error', `the top level of \`${file}\` is not an object; it was left unchanged`, { span: at(root), pointer: '' })]);
@@ -253,13 +284,13 @@ export function editHooksJson(text: string | undefined, file: string, wanted: re
   if (hookProps.length > 1) {
     return refuse([
       diagnostic('install/duplicate-key', 'error', '`hooks` appears more than once; it was left unchanged', {
-        span: at(hookProps[0]!.children?.[0]),
+        span: at(keyOf(hookProps[0]!.node)),
         pointer: '/hooks',
         help: `${opts.agentName} reads only the last one; merge them into one`,
       }),
     ]);
   }
-  const hooksNode = hookProps[0]?.children?.[1];
+  const hooksNode = hookProps[0]?.node;
   const hooks = doc['hooks'];
   if (hooks !== undefined && !isObject(hooks)) {
     return refuse([diagnostic('install/not-an-object', 'error', '`hooks` is not an object; the file was left unchanged', { span: at(hooksNode), pointer: '/hooks' })]);
@@ -272,7 +303,7 @@ export function editHooksJson(text: string | undefined, file: string, wanted: re
     if (props.length > 1) {
       return refuse([
         diagnostic('install/duplicate-key', 'error', `\`${event}\` appears more than once in \`hooks\`; the file was left unchanged`, {
-          span: at(props[0]!.children?.[0]),
+          span: at(keyOf(props[0]!.node)),
           pointer: `/hooks/${event}`,
           help: `${opts.agentName} reads only the last one; merge them into one`,
         }),
@@ -282,7 +313,7 @@ export function editHooksJson(text: string | undefined, file: string, wanted: re
     if (list !== undefined && !Array.isArray(list)) {
       return refuse([
         diagnostic('install/not-an-array', 'error', `\`hooks.${event}\` is not a list of matcher groups; the file was left unchanged`, {
-          span: at(props[0]?.children?.[1]),
+          span: at(props[0]?.node),
           pointer: `/hooks/${event}`,
         }),
       ]);

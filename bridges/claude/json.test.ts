@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DEPTH, nestingTooDeep, nodeAt, parseJson, pointerOf, positionIn, propsOf, toPointer, valueOf } from './json.js';
+import { keyOf, lastProp, members, nodeAt } from '../shared/tree.js';
+import { MAX_DEPTH, parseJson, valueOf } from './json.js';
 
 describe('claude json: positions and pointers', () => {
   it('computes 1-based line and column from offsets', () => {
     const { doc } = parseJson('{\n  "a": 1,\n  "b": [true]\n}', 'f.json');
-    expect(positionIn(doc, 0)).toEqual({ line: 1, column: 1, offset: 0 });
-    expect(positionIn(doc, 4)).toEqual({ line: 2, column: 3, offset: 4 });
-    expect(positionIn(doc, 17)).toEqual({ line: 3, column: 6, offset: 17 });
-    expect(positionIn(doc, 999).line).toBe(4);
+    expect(doc.lines.position(0)).toEqual({ line: 1, column: 1, offset: 0 });
+    expect(doc.lines.position(4)).toEqual({ line: 2, column: 3, offset: 4 });
+    expect(doc.lines.position(17)).toEqual({ line: 3, column: 6, offset: 17 });
+    expect(doc.lines.position(999).line).toBe(4);
   });
 
   it('agrees with a naive line count everywhere', () => {
@@ -19,26 +20,25 @@ describe('claude json: positions and pointers', () => {
         const before = text.slice(0, off);
         const line = before.split('\n').length;
         const column = off - (before.lastIndexOf('\n') + 1) + 1;
-        expect(positionIn(doc, off)).toEqual({ line, column, offset: off });
+        expect(doc.lines.position(off)).toEqual({ line, column, offset: off });
       }),
     );
   });
 
   it('escapes pointer segments', () => {
-    expect(toPointer(['hooks', 'a/b', 'c~d', 0])).toBe('/hooks/a~1b/c~0d/0');
     const { doc } = parseJson('{"a/b": {"c~d": [1, {"e": 2}]}}', 'f');
-    const e = nodeAt(doc.root!, ['a/b', 'c~d', 1, 'e'])!;
-    expect(pointerOf(e)).toBe('/a~1b/c~0d/1/e');
-    expect(pointerOf(e.parent!)).toBe('/a~1b/c~0d/1/e'); // the property stands for its value
-    expect(pointerOf(doc.root!)).toBe('');
+    const e = nodeAt(doc.root!, '/a~1b/c~0d/1/e', lastProp)!;
+    expect(e.pointer).toBe('/a~1b/c~0d/1/e');
+    expect(keyOf(e)).toMatchObject({ pointer: '/a~1b/c~0d/1/e', span: { start: { column: 22 } } }); // the key stands for its value
+    expect(doc.root!.pointer).toBe('');
   });
 
   it('keeps the last of repeated keys, as JSON.parse does', () => {
     const text = '{"a": 1, "b": 2, "a": 3}';
     const { doc } = parseJson(text, 'f');
-    expect([...propsOf(doc.root!).keys()]).toEqual(['b', 'a']);
+    expect([...members(doc.root!).keys()]).toEqual(['b', 'a']);
     expect(valueOf(doc.root!)).toEqual(JSON.parse(text));
-    expect(nodeAt(doc.root!, ['a'])!.value).toBe(3);
+    expect(valueOf(lastProp(doc.root!, 'a')!)).toBe(3);
   });
 
   it('gives __proto__ its own property instead of a prototype', () => {
@@ -76,10 +76,9 @@ describe('claude json: strictness', () => {
     );
   });
 
-  it('measures nesting outside strings only', () => {
-    expect(nestingTooDeep('[[["[[[[["]]]', 3)).toBeUndefined();
-    expect(nestingTooDeep('[[[[', 3)).toBe(3);
-    expect(nestingTooDeep('{"a\\"[[[[": 1}', 2)).toBeUndefined();
+  it('counts brackets in comments toward the depth (the comment is an error either way)', () => {
+    const r = parseJson('{} // ' + '['.repeat(MAX_DEPTH + 1), 'f');
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['claude/too-deep']);
   });
 
   it('refuses deep nesting before the parser recurses', () => {

@@ -1,11 +1,13 @@
 /**
- * Strict JSON with positions: the parse tree of jsonc-parser, read the way Claude Code reads its
- * files (`JSON.parse`: no comments, no trailing commas, the last of two equal keys wins), with a
- * line index for spans and JSON pointers for every node. Deep nesting is refused before parsing,
- * since the parser recurses.
+ * Strict JSON as Claude Code reads its files (`JSON.parse`: no comments, no trailing commas, the
+ * last of two equal keys wins), into the shared value tree (shared/json.ts), and the messages for
+ * what it rejects: every syntax error (up to a bound), in Claude Code's terms. A byte-order mark is
+ * read past, as Claude Code's CLI does, with a note; deep nesting is refused before parsing.
  */
-import { getNodePath, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { diagnostic, type Diagnostic, type Position, type Span } from '../../engine/index.js';
+import { printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { diagnostic, LineIndex, type Diagnostic } from '../../engine/index.js';
+import { readJson } from '../shared/json.js';
+import { members, setOwn, type ValueNode } from '../shared/tree.js';
 
 /** Deeper than any settings file needs, far below where the parser would run out of stack. */
 export const MAX_DEPTH = 128;
@@ -17,68 +19,8 @@ const SYNTAX_HELP = 'claude code reads this file as strict json and ignores all 
 export interface JsonDoc {
   file: string;
   text: string;
-  /** Offsets where each line starts (`\n` ends a line). */
-  lineStarts: number[];
-  root?: Node;
-}
-
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-export function positionIn(doc: JsonDoc, offset: number): Position {
-  const off = Math.max(0, Math.min(offset, doc.text.length));
-  let lo = 0;
-  let hi = doc.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (doc.lineStarts[mid]! <= off) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: off - doc.lineStarts[lo]! + 1, offset: off };
-}
-
-export function spanAt(doc: JsonDoc, offset: number, length: number): Span {
-  return { file: doc.file, start: positionIn(doc, offset), end: positionIn(doc, offset + Math.max(0, length)) };
-}
-
-export function nodeSpan(doc: JsonDoc, node: Node): Span {
-  return spanAt(doc, node.offset, node.length);
-}
-
-function escapeSegment(s: string | number): string {
-  return String(s).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function toPointer(path: readonly (string | number)[]): string {
-  return path.map((s) => '/' + escapeSegment(s)).join('');
-}
-
-/** The JSON pointer of a value node (of the value, when given a property or its key). */
-export function pointerOf(node: Node): string {
-  let n = node;
-  if (n.type === 'property' && n.children?.[1]) n = n.children[1];
-  else if (n.parent?.type === 'property' && n.parent.children?.[0] === n && n.parent.children[1]) n = n.parent.children[1];
-  return toPointer(getNodePath(n));
-}
-
-/** The deepest nesting of `[` and `{` outside strings, and where it first went past `max`. */
-export function nestingTooDeep(text: string, max: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34 || c === 10) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) return i;
-    } else if (c === 93 || c === 125) depth = Math.max(0, depth - 1);
-  }
-  return undefined;
+  lines: LineIndex;
+  root?: ValueNode;
 }
 
 function shown(s: string): string {
@@ -147,27 +89,25 @@ export interface ParsedJson {
 /** Parses `text` as strict JSON. Never throws. */
 export function parseJson(text: string, file: string): ParsedJson {
   const diagnostics: Diagnostic[] = [];
-  let source = text;
-  const doc: JsonDoc = { file, text, lineStarts: lineStartsOf(text) };
-  if (source.charCodeAt(0) === 0xfeff) {
+  const doc: JsonDoc = { file, text, lines: new LineIndex(text) };
+  const span = (offset: number, length: number) => doc.lines.span(file, offset, offset + Math.max(0, length));
+  const read = readJson(text, { file, lines: doc.lines }, { maxDepth: MAX_DEPTH, depthInComments: true });
+  if (read.bom) {
     // Claude Code's CLI reads past a byte order mark; other readers of the same file do not.
     diagnostics.push(diagnostic('claude/byte-order-mark', 'info', 'the file starts with a byte order mark', {
-      span: spanAt(doc, 0, 1),
+      span: span(0, 1),
       pointer: '',
       help: 'claude code reads it, but other tools that read settings files reject it; save the file as utf-8 without a bom',
     }));
-    source = ' ' + source.slice(1);
   }
-  const tooDeep = nestingTooDeep(source, MAX_DEPTH);
-  if (tooDeep !== undefined) {
+  if (read.tooDeep !== undefined) {
     diagnostics.push(diagnostic('claude/too-deep', 'error', `nesting deeper than ${MAX_DEPTH} levels`, {
-      span: spanAt(doc, tooDeep, 1),
+      span: span(read.tooDeep, 1),
       help: 'no hooks configuration nests this deep; the file is not read',
     }));
     return { doc, diagnostics, ok: false };
   }
-  const errors: ParseError[] = [];
-  const root = parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const { source, errors } = read;
   // One mistake often yields two errors at the same place (a trailing comma: no name, no value).
   // After an unexpected symbol the parser also misses the value it stood for: one mistake, one error.
   const seen = new Set<number>();
@@ -181,93 +121,47 @@ export function parseJson(text: string, file: string): ParsedJson {
     symbolEnd = code === 'InvalidSymbol' ? e.offset + e.length : -1;
     if (follows && (code === 'ValueExpected' || code === 'PropertyNameExpected')) continue;
     if (reported === MAX_SYNTAX_ERRORS) {
-      diagnostics.push(diagnostic('claude/json-syntax', 'error', `more syntax errors after the first ${MAX_SYNTAX_ERRORS}`, { span: spanAt(doc, e.offset, e.length) }));
+      diagnostics.push(diagnostic('claude/json-syntax', 'error', `more syntax errors after the first ${MAX_SYNTAX_ERRORS}`, { span: span(e.offset, e.length) }));
       reported++;
       break;
     }
     reported++;
     const { message, help } = syntaxMessage(source, e);
-    diagnostics.push(diagnostic('claude/json-syntax', 'error', message, { span: spanAt(doc, e.offset, e.length), help: help ?? SYNTAX_HELP }));
+    diagnostics.push(diagnostic('claude/json-syntax', 'error', message, { span: span(e.offset, e.length), help: help ?? SYNTAX_HELP }));
   }
-  if (errors.length > 0 || !root) {
-    if (errors.length === 0) diagnostics.push(diagnostic('claude/json-syntax', 'error', 'the file is empty', { span: spanAt(doc, 0, 0), help: SYNTAX_HELP }));
+  if (errors.length > 0 || !read.root) {
+    if (errors.length === 0) diagnostics.push(diagnostic('claude/json-syntax', 'error', 'the file is empty', { span: span(0, 0), help: SYNTAX_HELP }));
     return { doc, diagnostics, ok: false };
   }
-  doc.root = root;
+  doc.root = read.root;
   return { doc, diagnostics, ok: true };
 }
 
-/** An object's properties as `JSON.parse` keeps them: the last of equal keys wins. */
-export interface Prop {
-  key: string;
-  keyNode: Node;
-  value: Node;
-}
-
-export function propsOf(node: Node): Map<string, Prop> {
-  const out = new Map<string, Prop>();
-  for (const p of node.children ?? []) {
-    const [k, v] = p.children ?? [];
-    if (!k || !v || typeof k.value !== 'string') continue;
-    out.delete(k.value); // keep insertion order of the winning occurrence
-    out.set(k.value, { key: k.value, keyNode: k, value: v });
-  }
-  return out;
-}
-
-/** Properties overridden by a later key of the same name in the same object (shadowed ones). */
-export function shadowedKeys(node: Node): Prop[] {
-  const last = new Map<string, Node>();
-  const all: Prop[] = [];
-  for (const p of node.children ?? []) {
-    const [k, v] = p.children ?? [];
-    if (!k || !v || typeof k.value !== 'string') continue;
-    all.push({ key: k.value, keyNode: k, value: v });
-    last.set(k.value, k);
-  }
-  return all.filter((p) => last.get(p.key) !== p.keyNode);
-}
-
-/** Sets an own property, even `__proto__` (which plain assignment would turn into a prototype). */
-export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-  else o[key] = value;
-}
-
 /** The plain value of a node, as `JSON.parse` would give it. Depth is bounded by `MAX_DEPTH`. */
-export function valueOf(node: Node): unknown {
-  switch (node.type) {
+export function valueOf(node: ValueNode): unknown {
+  switch (node.kind) {
     case 'object': {
       const o: Record<string, unknown> = {};
-      for (const p of propsOf(node).values()) setOwn(o, p.key, valueOf(p.value));
+      for (const p of members(node).values()) setOwn(o, p.key, valueOf(p.node));
       return o;
     }
     case 'array':
-      return (node.children ?? []).map(valueOf);
+      return (node.items ?? []).map(valueOf);
+    case 'integer':
+      // As `JSON.parse` reads the digits (`-0` included).
+      return Number(node.raw ?? node.value);
     default:
-      return node.value as unknown;
+      return node.value;
   }
-}
-
-/** The node at a path below `node` (object keys, array indexes), where the last equal key wins. */
-export function nodeAt(node: Node, path: readonly (string | number)[]): Node | undefined {
-  let cur: Node | undefined = node;
-  for (const seg of path) {
-    if (!cur) return undefined;
-    if (cur.type === 'object') cur = propsOf(cur).get(String(seg))?.value;
-    else if (cur.type === 'array') cur = cur.children?.[Number(seg)];
-    else return undefined;
-  }
-  return cur;
 }
 
 /** A short name for a node's JSON type, for messages. */
-export function jsonType(node: Node): string {
-  if (node.type === 'number') return 'a number';
-  if (node.type === 'array') return 'an array';
-  if (node.type === 'object') return 'an object';
-  if (node.type === 'null') return '`null`';
-  if (node.type === 'boolean') return 'a boolean';
+export function jsonType(node: ValueNode): string {
+  if (node.kind === 'integer' || node.kind === 'float') return 'a number';
+  if (node.kind === 'array') return 'an array';
+  if (node.kind === 'object') return 'an object';
+  if (node.kind === 'null') return '`null`';
+  if (node.kind === 'boolean') return 'a boolean';
   return 'a string';
 }
 

@@ -5,9 +5,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../engine/index.js';
 import type { HooksConfig } from '../config.js';
+import { members } from '../shared/tree.js';
 import { CLAUDE_EVENTS, CLAUDE_HOOKS_SCHEMA, HANDLER_TYPES, loadClaudeHooksText, validateHooksDocument } from './index.js';
+import { parseJson } from './json.js';
 import { detectKind, inferPluginRoot, isOnePermissionRule, MAX_DIAGNOSTICS } from './load.js';
-import { parseJson, propsOf } from './json.js';
 
 const corpusDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'specs', 'corpus', 'claude');
 
@@ -235,7 +236,7 @@ describe('claude load: plugin.json hooks files', () => {
 });
 
 describe('claude load: kinds and helpers', () => {
-  const kind = (text: string, file: string) => detectKind(propsOf(parseJson(text, file).doc.root!), file);
+  const kind = (text: string, file: string) => detectKind(members(parseJson(text, file).doc.root!), file);
 
   it('detects kinds by content first, then by name', () => {
     expect(kind('{"hooks": {}}', '.claude/settings.json')).toBe('settings');

@@ -11,14 +11,14 @@
  * off the tool events); `info` for harmless notes.
  */
 import { basename, posix } from 'node:path';
-import type { Node } from 'jsonc-parser';
-import { CLAUDE_CODE_TOOLS, diagnostic, isHttpUrl, sortDiagnostics, type Diagnostic, type Severity } from '../../engine/index.js';
+import { CLAUDE_CODE_TOOLS, diagnostic, isHttpUrl, sortDiagnostics, type Diagnostic, type Severity, type Span } from '../../engine/index.js';
 import type { HookHandler, HooksConfig, Layer, MatcherGroup, SourceRef } from '../config.js';
+import { keyOf, lastProp, members, nodeAt, pointerSegments, setOwn, shadowed, type Prop, type ValueNode } from '../shared/tree.js';
 import { claudeDedupKey } from './dedup.js';
 import {
   allowedHandlerTypes, CLAUDE_EVENTS, CLAUDE_SDK_ONLY_EVENTS, closest, HANDLER_TYPES, isClaudeEvent, NO_MATCHER_EVENTS, TOOL_EVENTS,
 } from './events.js';
-import { append, jsonType, nodeAt, nodeSpan, parseJson, pointerOf, propsOf, setOwn, shadowedKeys, spanAt, valueOf, type JsonDoc, type Prop } from './json.js';
+import { append, jsonType, parseJson, valueOf, type JsonDoc } from './json.js';
 import {
   describeSchemaError, GROUP_FIELDS, handlerFields, UNDOCUMENTED_HANDLER_FIELDS, validateGroup, validateHandler, validateHandlerBase,
 } from './schema.js';
@@ -92,10 +92,10 @@ function slashes(file: string): string {
 /** What kind of file this is: by content first, by name when the content fits more than one kind. */
 export function detectKind(props: Map<string, Prop>, file: string): ClaudeFileKind {
   const base = basename(slashes(file));
-  const name = props.get('name')?.value;
-  const hooks = props.get('hooks')?.value;
-  const hooksIsPath = hooks !== undefined && (hooks.type === 'string' || hooks.type === 'array');
-  if (name?.type === 'string' && (hooksIsPath || MANIFEST_KEYS.some((k) => props.has(k)))) return 'plugin-manifest';
+  const name = props.get('name')?.node;
+  const hooks = props.get('hooks')?.node;
+  const hooksIsPath = hooks !== undefined && (hooks.kind === 'string' || hooks.kind === 'array');
+  if (name?.kind === 'string' && (hooksIsPath || MANIFEST_KEYS.some((k) => props.has(k)))) return 'plugin-manifest';
   const keys = [...props.keys()];
   const onlyHooksFileKeys = keys.every((k) => HOOKS_FILE_FIELDS.has(k));
   if (!onlyHooksFileKeys) {
@@ -129,8 +129,6 @@ class FileLoader {
   readonly files: string[];
   readonly settings: FileSettings = { enabledPlugins: [] };
   private dropped = 0;
-  /** Pointers of the nodes the walk has passed, so large arrays do not cost a parent search per node. */
-  private readonly pointers = new Map<Node, string>();
   layer: Layer = 'file';
   pluginRoot: string | undefined;
 
@@ -141,61 +139,51 @@ class FileLoader {
     this.files = [doc.file];
   }
 
-  report(code: string, severity: Severity, message: string, node: Node | undefined, help?: string): void {
+  /** A diagnostic at a value, or at a member's key (`keyOf`), with its pointer. */
+  report(code: string, severity: Severity, message: string, at: { span?: Span; pointer: string } | undefined, help?: string): void {
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
       this.dropped++;
       return;
     }
     this.diagnostics.push(
-      diagnostic(code, severity, message, node ? { span: nodeSpan(this.doc, node), pointer: this.pointer(node), help } : { help }),
+      diagnostic(code, severity, message, at ? { span: at.span, pointer: at.pointer, help } : { help }),
     );
   }
 
   /** The note that some diagnostics were left out, if any were. */
   finish(): Diagnostic[] {
     if (this.dropped === 0) return [];
-    return [diagnostic('claude/too-many-diagnostics', 'info', `${this.dropped} more diagnostics in this file are not shown`, { span: spanAt(this.doc, 0, 0), pointer: '' })];
+    return [diagnostic('claude/too-many-diagnostics', 'info', `${this.dropped} more diagnostics in this file are not shown`, { span: this.doc.lines.span(this.doc.file, 0, 0), pointer: '' })];
   }
 
-  ref(node: Node): SourceRef {
-    return { file: this.doc.file, pointer: this.pointer(node), span: nodeSpan(this.doc, node) };
-  }
-
-  pointer(node: Node): string {
-    return this.pointers.get(node) ?? pointerOf(node);
-  }
-
-  /** Records the pointers of an array's items (from the array's own pointer). */
-  private indexItems(array: Node): Node[] {
-    const items = array.children ?? [];
-    const base = this.pointer(array);
-    items.forEach((item, i) => this.pointers.set(item, `${base}/${i}`));
-    return items;
+  ref(node: ValueNode): SourceRef {
+    return { file: this.doc.file, pointer: node.pointer, span: node.span };
   }
 
   /** Keys that appear twice in one object: `JSON.parse` keeps the last, so the earlier ones do nothing. */
-  reportShadowedKeys(root: Node): void {
-    const stack: Node[] = [root];
+  reportShadowedKeys(root: ValueNode): void {
+    const stack: ValueNode[] = [root];
     while (stack.length > 0) {
       const n = stack.pop()!;
-      if (n.type === 'object') {
-        for (const p of shadowedKeys(n)) {
-          const later = propsOf(n).get(p.key)!;
-          this.report('claude/duplicate-key', 'warning', `key \`${p.key}\` appears again at line ${nodeSpan(this.doc, later.keyNode).start.line}; only the last one counts`, p.keyNode);
+      if (n.kind === 'object') {
+        for (const p of shadowed(n)) {
+          const later = members(n).get(p.key)!;
+          this.report('claude/duplicate-key', 'warning', `key \`${p.key}\` appears again at line ${later.node.keySpan!.start.line}; only the last one counts`, keyOf(p.node));
         }
       }
-      for (const c of n.children ?? []) stack.push(c);
+      for (const p of n.props ?? []) stack.push(p.node);
+      for (const c of n.items ?? []) stack.push(c);
     }
   }
 
-  load(root: Node): ClaudeFileKind | undefined {
+  load(root: ValueNode): ClaudeFileKind | undefined {
     this.reportShadowedKeys(root);
-    if (root.type !== 'object') {
+    if (root.kind !== 'object') {
       this.report('claude/root-not-object', 'error', `the top level must be an object, found ${jsonType(root)}`, root,
         'a hooks configuration is an object such as `{"hooks": {"PreToolUse": [...]}}`');
       return undefined;
     }
-    const props = propsOf(root);
+    const props = members(root);
     const kind = this.opts.kind ?? detectKind(props, this.doc.file);
     this.layer = this.opts.layer ?? (kind === 'settings' ? 'file' : 'plugin');
     this.pluginRoot = this.opts.pluginRoot ?? (kind === 'settings' ? undefined : inferPluginRoot(this.doc.file));
@@ -208,59 +196,59 @@ class FileLoader {
   private loadSettings(props: Map<string, Prop>): void {
     for (const p of props.values()) {
       if (isClaudeEvent(p.key)) {
-        this.report('claude/misplaced-event', 'warning', `\`${p.key}\` at the top level is not a setting; claude code ignores it`, p.keyNode,
+        this.report('claude/misplaced-event', 'warning', `\`${p.key}\` at the top level is not a setting; claude code ignores it`, keyOf(p.node),
           'hook events go inside `"hooks": {...}`');
       }
     }
     const hooks = props.get('hooks');
-    if (hooks) this.readEventMap(hooks.value, '`hooks`');
+    if (hooks) this.readEventMap(hooks.node, '`hooks`');
     const disable = props.get('disableAllHooks');
     if (disable) {
-      if (disable.value.type === 'boolean') this.settings.disableAllHooks = { value: disable.value.value as boolean, source: this.ref(disable.value) };
-      else this.report('claude/bad-setting', 'warning', `\`disableAllHooks\` must be \`true\` or \`false\`, found ${jsonType(disable.value)}; it is ignored`, disable.value);
+      if (disable.node.kind === 'boolean') this.settings.disableAllHooks = { value: disable.node.value as boolean, source: this.ref(disable.node) };
+      else this.report('claude/bad-setting', 'warning', `\`disableAllHooks\` must be \`true\` or \`false\`, found ${jsonType(disable.node)}; it is ignored`, disable.node);
     }
     const managedOnly = props.get('allowManagedHooksOnly');
     if (managedOnly) {
       const managed = this.layer === 'managed' || /^managed-settings/.test(basename(slashes(this.doc.file)));
       if (!managed) {
-        this.report('claude/managed-only', 'warning', '`allowManagedHooksOnly` is honoured only in managed settings; here it is ignored', managedOnly.keyNode);
-      } else if (managedOnly.value.type === 'boolean') {
-        this.settings.allowManagedHooksOnly = { value: managedOnly.value.value as boolean, source: this.ref(managedOnly.value) };
+        this.report('claude/managed-only', 'warning', '`allowManagedHooksOnly` is honoured only in managed settings; here it is ignored', keyOf(managedOnly.node));
+      } else if (managedOnly.node.kind === 'boolean') {
+        this.settings.allowManagedHooksOnly = { value: managedOnly.node.value as boolean, source: this.ref(managedOnly.node) };
       } else {
-        this.report('claude/bad-setting', 'warning', `\`allowManagedHooksOnly\` must be \`true\` or \`false\`, found ${jsonType(managedOnly.value)}; claude code treats an invalid value as \`true\``, managedOnly.value);
-        this.settings.allowManagedHooksOnly = { value: true, source: this.ref(managedOnly.value) };
+        this.report('claude/bad-setting', 'warning', `\`allowManagedHooksOnly\` must be \`true\` or \`false\`, found ${jsonType(managedOnly.node)}; claude code treats an invalid value as \`true\``, managedOnly.node);
+        this.settings.allowManagedHooksOnly = { value: true, source: this.ref(managedOnly.node) };
       }
     }
     const urls = props.get('allowedHttpHookUrls');
     if (urls) {
-      const items = urls.value.type === 'array' ? (urls.value.children ?? []) : [];
-      if (urls.value.type !== 'array' || items.some((i) => i.type !== 'string')) {
-        this.report('claude/bad-setting', 'warning', '`allowedHttpHookUrls` must be a list of url patterns; it is ignored', urls.value);
+      const items = urls.node.kind === 'array' ? (urls.node.items ?? []) : [];
+      if (urls.node.kind !== 'array' || items.some((i) => i.kind !== 'string')) {
+        this.report('claude/bad-setting', 'warning', '`allowedHttpHookUrls` must be a list of url patterns; it is ignored', urls.node);
       } else {
-        this.settings.allowedHttpHookUrls = { patterns: items.map((i) => i.value as string), source: this.ref(urls.value) };
+        this.settings.allowedHttpHookUrls = { patterns: items.map((i) => i.value as string), source: this.ref(urls.node) };
       }
     }
     const plugins = props.get('enabledPlugins');
-    if (plugins?.value.type === 'object') {
-      for (const p of propsOf(plugins.value).values()) {
-        if (p.value.type === 'boolean') this.settings.enabledPlugins.push({ id: p.key, enabled: p.value.value as boolean, source: this.ref(p.value) });
+    if (plugins?.node.kind === 'object') {
+      for (const p of members(plugins.node).values()) {
+        if (p.node.kind === 'boolean') this.settings.enabledPlugins.push({ id: p.key, enabled: p.node.value as boolean, source: this.ref(p.node) });
       }
     }
   }
 
-  private loadHooksFile(root: Node, props: Map<string, Prop>): void {
+  private loadHooksFile(root: ValueNode, props: Map<string, Prop>): void {
     const hooks = props.get('hooks');
     for (const p of props.values()) {
       if (p.key === 'hooks' || p.key === '$schema') continue;
       if (p.key === 'description') {
-        if (p.value.type !== 'string') this.report('claude/schema', 'warning', `\`description\` must be a string, found ${jsonType(p.value)}`, p.value);
+        if (p.node.kind !== 'string') this.report('claude/schema', 'warning', `\`description\` must be a string, found ${jsonType(p.node)}`, p.node);
       } else if (p.key === 'disableAllHooks') {
-        this.report('claude/not-a-setting', 'warning', '`disableAllHooks` has no effect in a plugin hooks file; it is a setting', p.keyNode,
+        this.report('claude/not-a-setting', 'warning', '`disableAllHooks` has no effect in a plugin hooks file; it is a setting', keyOf(p.node),
           'put it in a settings file, or disable the plugin');
       } else if (!isClaudeEvent(p.key)) {
-        this.report('claude/unknown-field', 'warning', `unknown top-level field \`${p.key}\` in a plugin hooks file; claude code ignores it`, p.keyNode);
+        this.report('claude/unknown-field', 'warning', `unknown top-level field \`${p.key}\` in a plugin hooks file; claude code ignores it`, keyOf(p.node));
       } else if (hooks) {
-        this.report('claude/misplaced-event', 'warning', `\`${p.key}\` at the top level is ignored`, p.keyNode, 'hook events go inside `"hooks": {...}`');
+        this.report('claude/misplaced-event', 'warning', `\`${p.key}\` at the top level is ignored`, keyOf(p.node), 'hook events go inside `"hooks": {...}`');
       }
     }
     if (!hooks) {
@@ -271,18 +259,18 @@ class FileLoader {
           : 'write `{"hooks": {"PreToolUse": [...]}}`');
       return;
     }
-    this.readEventMap(hooks.value, '`hooks`');
+    this.readEventMap(hooks.node, '`hooks`');
   }
 
   private loadManifest(props: Map<string, Prop>): void {
     const hooks = props.get('hooks');
     if (!hooks) return;
-    const v = hooks.value;
-    if (v.type === 'object') this.readEventMap(v, '`hooks` in plugin.json');
-    else if (v.type === 'string') this.readHooksPath(v);
-    else if (v.type === 'array') {
-      for (const item of v.children ?? []) {
-        if (item.type === 'string') this.readHooksPath(item);
+    const v = hooks.node;
+    if (v.kind === 'object') this.readEventMap(v, '`hooks` in plugin.json');
+    else if (v.kind === 'string') this.readHooksPath(v);
+    else if (v.kind === 'array') {
+      for (const item of v.items ?? []) {
+        if (item.kind === 'string') this.readHooksPath(item);
         else this.report('claude/schema', 'error', `a hooks path must be a string, found ${jsonType(item)}`, item);
       }
     } else {
@@ -291,7 +279,7 @@ class FileLoader {
   }
 
   /** A hooks file named in plugin.json, relative to the plugin root. */
-  private readHooksPath(node: Node): void {
+  private readHooksPath(node: ValueNode): void {
     const path = node.value as string;
     if (!path.startsWith('./')) {
       this.report('claude/bad-hooks-path', 'error', `hooks path \`${path}\` must be relative to the plugin root and start with \`./\``, node);
@@ -328,60 +316,60 @@ class FileLoader {
     append(this.files, sub.config.files);
   }
 
-  private readEventMap(node: Node, what: string): void {
-    if (node.type !== 'object') {
+  private readEventMap(node: ValueNode, what: string): void {
+    if (node.kind !== 'object') {
       this.report('claude/schema', 'error', `${what} must be an object of events, found ${jsonType(node)}`, node,
         'write `"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}`');
       return;
     }
-    for (const p of propsOf(node).values()) {
+    for (const p of members(node).values()) {
       if (!isClaudeEvent(p.key)) {
         const near = closest(p.key, [...CLAUDE_EVENTS, ...CLAUDE_SDK_ONLY_EVENTS]);
         const help = p.key === 'hooks'
           ? 'the events go directly in this object, without another `hooks` level'
           : near ? `did you mean \`${near}\`?` : 'event names are case-sensitive; see the list of hook events in the claude code reference';
-        this.report('claude/unknown-event', 'warning', `unknown event \`${p.key}\`; claude code ignores its hooks`, p.keyNode, help);
+        this.report('claude/unknown-event', 'warning', `unknown event \`${p.key}\`; claude code ignores its hooks`, keyOf(p.node), help);
         continue;
       }
-      if (p.value.type !== 'array') {
-        this.report('claude/schema', 'error', `\`${p.key}\` must be an array of matcher groups, found ${jsonType(p.value)}`, p.value,
+      if (p.node.kind !== 'array') {
+        this.report('claude/schema', 'error', `\`${p.key}\` must be an array of matcher groups, found ${jsonType(p.node)}`, p.node,
           `write \`"${p.key}": [{"hooks": [...]}]\``);
         continue;
       }
-      for (const g of this.indexItems(p.value)) this.readGroup(p.key, g);
+      for (const g of p.node.items ?? []) this.readGroup(p.key, g);
     }
   }
 
-  private readGroup(event: string, node: Node): void {
-    if (node.type !== 'object') {
+  private readGroup(event: string, node: ValueNode): void {
+    if (node.kind !== 'object') {
       this.report('claude/schema', 'error', `a matcher group must be an object, found ${jsonType(node)}`, node, 'write `{"matcher": "...", "hooks": [...]}`');
       return;
     }
-    const props = propsOf(node);
+    const props = members(node);
     // The handlers are checked one by one below; the group's own check needs only their array.
     const value: Record<string, unknown> = {};
-    for (const p of props.values()) setOwn(value, p.key, p.key === 'hooks' && p.value.type === 'array' ? [] : valueOf(p.value));
+    for (const p of props.values()) setOwn(value, p.key, p.key === 'hooks' && p.node.kind === 'array' ? [] : valueOf(p.node));
     for (const p of props.values()) {
       if (GROUP_FIELDS.includes(p.key)) continue;
-      if (IGNORED_GROUP_FIELDS.has(p.key)) this.report('claude/ignored-field', 'info', `\`${p.key}\` is not part of a matcher group; claude code ignores it`, p.keyNode);
-      else this.report('claude/unknown-field', 'warning', `unknown field \`${p.key}\` in a matcher group; claude code ignores it`, p.keyNode);
+      if (IGNORED_GROUP_FIELDS.has(p.key)) this.report('claude/ignored-field', 'info', `\`${p.key}\` is not part of a matcher group; claude code ignores it`, keyOf(p.node));
+      else this.report('claude/unknown-field', 'warning', `unknown field \`${p.key}\` in a matcher group; claude code ignores it`, keyOf(p.node));
     }
     const errors = validateGroup(value);
     if (errors.length > 0) {
       for (const e of errors) {
-        const at = nodeAt(node, e.instancePath.split('/').slice(1)) ?? node;
+        const at = nodeAt(node, e.instancePath, lastProp) ?? node;
         const help = e.keyword === 'required' && props.has('type') ? 'handler fields go inside the group\'s `hooks` array: `{"hooks": [{"type": "command", ...}]}`' : undefined;
         this.report('claude/schema', 'error', describeSchemaError(e, value, 'the matcher group'), at, help);
       }
       return;
     }
     const matcherProp = props.get('matcher');
-    const matcher = matcherProp?.value.value as string | undefined;
-    if (matcherProp && matcher !== undefined) this.checkMatcher(event, matcher, matcherProp.value);
-    const list = props.get('hooks')!.value;
-    if ((list.children ?? []).length === 0) this.report('claude/empty-group', 'warning', 'the matcher group has no handlers', list);
+    const matcher = matcherProp?.node.value as string | undefined;
+    if (matcherProp && matcher !== undefined) this.checkMatcher(event, matcher, matcherProp.node);
+    const list = props.get('hooks')!.node;
+    if ((list.items ?? []).length === 0) this.report('claude/empty-group', 'warning', 'the matcher group has no handlers', list);
     const hooks: HookHandler[] = [];
-    for (const h of this.indexItems(list)) {
+    for (const h of list.items ?? []) {
       const handler = this.readHandler(event, h);
       if (handler) hooks.push(handler);
     }
@@ -391,7 +379,7 @@ class FileLoader {
     this.groups.push(group);
   }
 
-  private checkMatcher(event: string, m: string, node: Node): void {
+  private checkMatcher(event: string, m: string, node: ValueNode): void {
     const matchesAll = m === '' || m === '*';
     if (NO_MATCHER_EVENTS.has(event)) {
       if (matchesAll) this.report('claude/matcher-ignored', 'info', `\`${event}\` has no matcher, so \`matcher\` is ignored`, node);
@@ -437,21 +425,21 @@ class FileLoader {
     }
   }
 
-  private readHandler(event: string, node: Node): HookHandler | undefined {
-    if (node.type !== 'object') {
+  private readHandler(event: string, node: ValueNode): HookHandler | undefined {
+    if (node.kind !== 'object') {
       this.report('claude/schema', 'error', `a handler must be an object, found ${jsonType(node)}`, node, 'write `{"type": "command", "command": "..."}`');
       return undefined;
     }
     const value = valueOf(node) as Record<string, unknown>;
-    const props = propsOf(node);
+    const props = members(node);
     const typeList = HANDLER_TYPES.map((t) => `\`${t}\``).join(', ');
     if (validateHandlerBase(value).length > 0) {
       const t = props.get('type');
       if (!t) this.report('claude/schema', 'error', 'the handler is missing `type`', node, `set \`type\` to one of ${typeList}`);
       else {
-        const shown = t.value.type === 'string' ? String(t.value.value) : JSON.stringify(valueOf(t.value));
-        const near = typeof t.value.value === 'string' ? closest(t.value.value, HANDLER_TYPES) : undefined;
-        this.report('claude/unknown-handler-type', 'error', `unknown handler type \`${shown}\``, t.value,
+        const shown = t.node.kind === 'string' ? String(t.node.value) : JSON.stringify(valueOf(t.node));
+        const near = typeof t.node.value === 'string' ? closest(t.node.value, HANDLER_TYPES) : undefined;
+        this.report('claude/unknown-handler-type', 'error', `unknown handler type \`${shown}\``, t.node,
           near ? `did you mean \`${near}\`?` : `\`type\` is one of ${typeList}`);
       }
       return undefined;
@@ -462,18 +450,17 @@ class FileLoader {
     for (const p of props.values()) {
       if (own.includes(p.key)) continue;
       if (UNDOCUMENTED_HANDLER_FIELDS[type]?.includes(p.key)) {
-        this.report('claude/undocumented-field', 'info', `\`${p.key}\` is not documented; claude code may ignore it`, p.keyNode);
+        this.report('claude/undocumented-field', 'info', `\`${p.key}\` is not documented; claude code may ignore it`, keyOf(p.node));
         continue;
       }
       const owner = HANDLER_TYPES.find((t) => t !== type && handlerFields(t).includes(p.key));
-      if (owner) this.report('claude/unknown-field', 'warning', `\`${p.key}\` does not apply to \`${type}\` handlers; claude code ignores it`, p.keyNode);
-      else this.report('claude/unknown-field', 'warning', `unknown field \`${p.key}\` in a \`${type}\` handler; claude code ignores it`, p.keyNode);
+      if (owner) this.report('claude/unknown-field', 'warning', `\`${p.key}\` does not apply to \`${type}\` handlers; claude code ignores it`, keyOf(p.node));
+      else this.report('claude/unknown-field', 'warning', `unknown field \`${p.key}\` in a \`${type}\` handler; claude code ignores it`, keyOf(p.node));
     }
     const errors = validateHandler(type, value);
     for (const e of errors) {
-      const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-      const at = nodeAt(node, path) ?? node;
-      const timeout = path[0] === 'timeout';
+      const at = nodeAt(node, e.instancePath, lastProp) ?? node;
+      const timeout = pointerSegments(e.instancePath)[0] === 'timeout';
       this.report(timeout ? 'claude/bad-timeout' : 'claude/schema', 'error', describeSchemaError(e, value, what), at,
         timeout ? '`timeout` is a number of seconds greater than 0' : undefined);
     }
@@ -481,7 +468,7 @@ class FileLoader {
 
     const allowed = allowedHandlerTypes(event);
     if (!allowed.includes(type)) {
-      this.report('claude/handler-type-not-allowed', 'error', `\`${type}\` handlers do not run on \`${event}\``, props.get('type')!.value,
+      this.report('claude/handler-type-not-allowed', 'error', `\`${type}\` handlers do not run on \`${event}\``, props.get('type')!.node,
         `\`${event}\` runs ${allowed.map((t) => `\`${t}\``).join(', ')} handlers`);
       return undefined;
     }
@@ -489,11 +476,11 @@ class FileLoader {
     if (ifRule !== undefined) {
       if (!TOOL_EVENTS.has(event)) {
         this.report('claude/if-never-runs', 'warning', `\`if\` is evaluated only on tool events; on \`${event}\` (as on any other event) a handler with \`if\` never runs`,
-          props.get('if')!.keyNode, 'remove `if`, or move the handler to PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest or PermissionDenied');
+          keyOf(props.get('if')!.node), 'remove `if`, or move the handler to PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest or PermissionDenied');
         return undefined;
       }
       if (!isOnePermissionRule(ifRule.trim())) {
-        this.report('claude/bad-if', 'warning', `\`if\` holds one permission rule such as \`Bash(git *)\`, not \`${ifRule}\``, props.get('if')!.value,
+        this.report('claude/bad-if', 'warning', `\`if\` holds one permission rule such as \`Bash(git *)\`, not \`${ifRule}\``, props.get('if')!.node,
           'there is no `&&`, `||` or list syntax; use one handler per rule');
       }
     }
@@ -504,32 +491,32 @@ class FileLoader {
   private lintHandler(type: string, v: Record<string, unknown>, props: Map<string, Prop>): void {
     const timeout = v['timeout'];
     if (typeof timeout === 'number' && timeout >= 1000 && timeout % 1000 === 0) {
-      this.report('claude/timeout-looks-like-ms', 'warning', `\`timeout\` is in seconds: \`${timeout}\` is ${Math.round(timeout / 60)} minutes`, props.get('timeout')!.value,
+      this.report('claude/timeout-looks-like-ms', 'warning', `\`timeout\` is in seconds: \`${timeout}\` is ${Math.round(timeout / 60)} minutes`, props.get('timeout')!.node,
         `if you meant milliseconds, write \`${timeout / 1000}\``);
     }
     if (v['once'] !== undefined) {
-      this.report('claude/once-ignored', 'warning', '`once` is honoured only in skill frontmatter; here claude code ignores it', props.get('once')!.keyNode);
+      this.report('claude/once-ignored', 'warning', '`once` is honoured only in skill frontmatter; here claude code ignores it', keyOf(props.get('once')!.node));
     }
     if (type === 'command') {
       const command = v['command'] as string;
-      if (command.trim() === '') this.report('claude/empty-command', 'warning', 'the command is empty', props.get('command')!.value);
+      if (command.trim() === '') this.report('claude/empty-command', 'warning', 'the command is empty', props.get('command')!.node);
       if (v['args'] !== undefined && v['shell'] !== undefined) {
-        this.report('claude/shell-ignored', 'warning', '`shell` is ignored when `args` is set: the command runs without a shell', props.get('shell')!.keyNode);
+        this.report('claude/shell-ignored', 'warning', '`shell` is ignored when `args` is set: the command runs without a shell', keyOf(props.get('shell')!.node));
       }
       if (v['args'] === undefined && /\$\{user_config\.[^}]*\}/.test(command)) {
-        this.report('claude/user-config-shell-form', 'warning', '`${user_config...}` is substituted only in exec form (with `args`), not in a shell command', props.get('command')!.value,
+        this.report('claude/user-config-shell-form', 'warning', '`${user_config...}` is substituted only in exec form (with `args`), not in a shell command', props.get('command')!.node,
           'use `$CLAUDE_PLUGIN_OPTION_<KEY>` in the shell command, or split it into `command` and `args`');
       }
     }
     if (type === 'http') {
       const url = v['url'] as string;
-      if (!isHttpUrl(url)) this.report('claude/bad-url', 'warning', `\`${url}\` is not an http or https url`, props.get('url')!.value);
+      if (!isHttpUrl(url)) this.report('claude/bad-url', 'warning', `\`${url}\` is not an http or https url`, props.get('url')!.node);
       const allowedVars = new Set((v['allowedEnvVars'] as string[] | undefined) ?? []);
       const headers = (v['headers'] as Record<string, string> | undefined) ?? {};
       for (const [name, hv] of Object.entries(headers)) {
         for (const m of hv.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g)) {
           if (!allowedVars.has(m[1]!)) {
-            const at = nodeAt(props.get('headers')!.value, [name]);
+            const at = lastProp(props.get('headers')!.node, name);
             this.report('claude/header-env-not-allowed', 'warning', `header \`${name}\` uses \`$${m[1]}\`, which is not in \`allowedEnvVars\`, so it is not substituted`, at,
               `add \`"${m[1]}"\` to \`allowedEnvVars\``);
           }
@@ -538,7 +525,7 @@ class FileLoader {
     }
   }
 
-  private buildHandler(type: string, v: Record<string, unknown>, node: Node): HookHandler {
+  private buildHandler(type: string, v: Record<string, unknown>, node: ValueNode): HookHandler {
     const h: HookHandler = { type, raw: v, source: this.ref(node) };
     if (typeof v['command'] === 'string') h.command = v['command'];
     if (Array.isArray(v['args'])) h.args = v['args'] as string[];

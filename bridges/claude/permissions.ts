@@ -26,10 +26,10 @@
  * - `import/invalid-settings` (error): Claude Code ignores the whole file; nothing is imported.
  */
 import path from 'node:path';
-import type { Node } from 'jsonc-parser';
-import { diagnostic, parseClaudeRule, sortDiagnostics, type Diagnostic, type Rule } from '../../engine/index.js';
+import { diagnostic, parseClaudeRule, sortDiagnostics, type Diagnostic, type Rule, type Span } from '../../engine/index.js';
 import type { ImportedPolicy, PermissionImportOptions } from '../permissions.js';
-import { nodeSpan, parseJson, propsOf, shadowedKeys, spanAt, type JsonDoc, type Prop } from './json.js';
+import { keyOf, members, shadowed, type Prop, type ValueNode } from '../shared/tree.js';
+import { parseJson, type JsonDoc } from './json.js';
 import { generalNote, type Family } from './permissions-notes.js';
 import { translateRule } from './permissions-rule.js';
 
@@ -57,11 +57,11 @@ function defaultBaseDir(file: string): string {
 }
 
 /** The source offset of the `index`-th UTF-16 unit of a JSON string node's value. */
-function sourceOffset(doc: JsonDoc, node: Node, index: number): number {
+function sourceOffset(doc: JsonDoc, node: ValueNode, index: number): number {
   const text = doc.text;
-  let i = node.offset + 1;
+  let i = node.span!.start.offset + 1;
   let k = 0;
-  const end = node.offset + node.length - 1;
+  const end = node.span!.end.offset - 1;
   while (i < end && k < index) {
     if (text[i] === '\\') {
       i += text[i + 1] === 'u' ? 6 : 2;
@@ -78,7 +78,7 @@ class Importer {
   private readonly baseDir: string;
   private readonly home: string | undefined;
   /** The rules of each family, in file order, for the notes that hold for all of them. */
-  private readonly families = new Map<Family, { rule: Rule; node: Node; pointer: string; text: string; spec: string | null }[]>();
+  private readonly families = new Map<Family, { rule: Rule; node: ValueNode; pointer: string; text: string; spec: string | null }[]>();
   private doc!: JsonDoc;
 
   constructor(
@@ -90,8 +90,9 @@ class Importer {
     this.home = opts.home === undefined ? undefined : path.resolve(opts.home);
   }
 
-  private report(code: string, severity: Diagnostic['severity'], message: string, node: Node | undefined, pointer: string, help?: string): void {
-    this.out.diagnostics.push(diagnostic(code, severity, message, { span: node ? nodeSpan(this.doc, node) : undefined, pointer, help }));
+  /** A diagnostic at a value, or at a member's key (`keyOf`), under `pointer`. */
+  private report(code: string, severity: Diagnostic['severity'], message: string, at: { span?: Span } | undefined, pointer: string, help?: string): void {
+    this.out.diagnostics.push(diagnostic(code, severity, message, { span: at?.span, pointer, help }));
   }
 
   run(): ImportedPolicy {
@@ -100,23 +101,23 @@ class Importer {
     this.out.diagnostics.push(...parsed.diagnostics);
     const root = parsed.doc.root;
     if (!parsed.ok || root === undefined) return this.out;
-    if (root.type !== 'object') {
+    if (root.kind !== 'object') {
       this.report('import/invalid-settings', 'error', 'a settings file is a json object', root, '', SCHEMA_HELP);
       return this.out;
     }
-    const props = propsOf(root);
-    for (const shadowed of shadowedKeys(root).filter((p) => p.key === 'permissions')) {
-      this.report('import/duplicate-key', 'warning', '`permissions` is given again later in the file; claude code reads only the last', shadowed.keyNode, '/permissions');
+    const props = members(root);
+    for (const earlier of shadowed(root).filter((p) => p.key === 'permissions')) {
+      this.report('import/duplicate-key', 'warning', '`permissions` is given again later in the file; claude code reads only the last', keyOf(earlier.node), '/permissions');
     }
     this.otherSettings(props);
     const perms = props.get('permissions');
     if (perms === undefined) return this.out;
-    if (perms.value.type !== 'object') {
-      this.report('import/invalid-settings', 'error', '`permissions` must be an object', perms.value, '/permissions', SCHEMA_HELP);
+    if (perms.node.kind !== 'object') {
+      this.report('import/invalid-settings', 'error', '`permissions` must be an object', perms.node, '/permissions', SCHEMA_HELP);
       return this.out;
     }
-    if (!this.validate(perms.value)) return this.out;
-    const lists = propsOf(perms.value);
+    if (!this.validate(perms.node)) return this.out;
+    const lists = members(perms.node);
     for (const [key, prop] of lists) {
       if (LISTS.includes(key)) this.list(key as ListName, prop);
       else this.setting(key, prop);
@@ -126,26 +127,26 @@ class Importer {
   }
 
   /** The shapes Claude Code's settings schema insists on; false when the file would be ignored. */
-  private validate(perms: Node): boolean {
+  private validate(perms: ValueNode): boolean {
     let ok = true;
-    for (const shadowed of shadowedKeys(perms)) {
-      this.report('import/duplicate-key', 'warning', `\`${shadowed.key}\` is given again later in \`permissions\`; claude code reads only the last`, shadowed.keyNode, `/permissions/${shadowed.key}`);
+    for (const earlier of shadowed(perms)) {
+      this.report('import/duplicate-key', 'warning', `\`${earlier.key}\` is given again later in \`permissions\`; claude code reads only the last`, keyOf(earlier.node), `/permissions/${earlier.key}`);
     }
-    for (const [key, prop] of propsOf(perms)) {
+    for (const [key, prop] of members(perms)) {
       const pointer = `/permissions/${key}`;
-      if ((LISTS.includes(key) || key === 'additionalDirectories') && prop.value.type !== 'array') {
-        this.report('import/invalid-settings', 'error', `\`permissions.${key}\` must be an array`, prop.value, pointer, SCHEMA_HELP);
+      if ((LISTS.includes(key) || key === 'additionalDirectories') && prop.node.kind !== 'array') {
+        this.report('import/invalid-settings', 'error', `\`permissions.${key}\` must be an array`, prop.node, pointer, SCHEMA_HELP);
         ok = false;
       }
-      if (key === 'additionalDirectories' && prop.value.type === 'array') {
-        for (const [k, entry] of (prop.value.children ?? []).entries()) {
-          if (entry.type === 'string') continue;
+      if (key === 'additionalDirectories' && prop.node.kind === 'array') {
+        for (const [k, entry] of (prop.node.items ?? []).entries()) {
+          if (entry.kind === 'string') continue;
           this.report('import/invalid-settings', 'error', `\`permissions.additionalDirectories[${k}]\` must be a string`, entry, `${pointer}/${k}`, SCHEMA_HELP);
           ok = false;
         }
       }
-      if (key === 'defaultMode' && (prop.value.type !== 'string' || !MODES.has(String(prop.value.value)))) {
-        this.report('import/invalid-settings', 'error', `\`permissions.defaultMode\` must be one of ${[...MODES].map((m) => `\`${m}\``).join(', ')}`, prop.value, pointer, SCHEMA_HELP);
+      if (key === 'defaultMode' && (prop.node.kind !== 'string' || !MODES.has(String(prop.node.value)))) {
+        this.report('import/invalid-settings', 'error', `\`permissions.defaultMode\` must be one of ${[...MODES].map((m) => `\`${m}\``).join(', ')}`, prop.node, pointer, SCHEMA_HELP);
         ok = false;
       }
     }
@@ -156,57 +157,57 @@ class Importer {
   private setting(key: string, prop: Prop): void {
     const pointer = `/permissions/${key}`;
     if (key === 'defaultMode') {
-      const mode = String(prop.value.value);
+      const mode = String(prop.node.value);
       const note = MODE_NOTES[mode];
       if (note !== undefined) {
-        this.report('import/not-imported', 'warning', `\`defaultMode\` \`${mode}\` is not imported: ${note}; the imported rules leave such calls to the host (\`none\`)`, prop.value, pointer, 'set the mode in claude code itself, or write rules for the calls it would decide');
+        this.report('import/not-imported', 'warning', `\`defaultMode\` \`${mode}\` is not imported: ${note}; the imported rules leave such calls to the host (\`none\`)`, prop.node, pointer, 'set the mode in claude code itself, or write rules for the calls it would decide');
       }
       return;
     }
     if (key === 'additionalDirectories') {
-      const dirs = (prop.value.children ?? []).filter((n) => n.type === 'string').map((n) => `\`${String(n.value)}\``);
+      const dirs = (prop.node.items ?? []).filter((n) => n.kind === 'string').map((n) => `\`${String(n.value)}\``);
       if (dirs.length === 0) return;
       this.report(
         'import/not-imported',
         'warning',
         `\`additionalDirectories\` (${dirs.join(', ')}) is not imported: claude code treats them as working directories, where reads need no approval and \`acceptEdits\` allows edits`,
-        prop.value,
+        prop.node,
         pointer,
         'add `allow Read path "<dir>/**"` where reads there should be allowed',
       );
       return;
     }
     if (key === 'disableBypassPermissionsMode' || key === 'disableAutoMode' || key === 'allowManagedPermissionRulesOnly') {
-      this.report('import/not-imported', 'warning', `\`${key}\` is not imported: it changes which permission modes and rules claude code uses, which the imported rules cannot say`, prop.keyNode, pointer);
+      this.report('import/not-imported', 'warning', `\`${key}\` is not imported: it changes which permission modes and rules claude code uses, which the imported rules cannot say`, keyOf(prop.node), pointer);
       return;
     }
-    this.report('import/not-imported', 'warning', `\`permissions.${key}\` is not a permission setting; claude code ignores it, and so does the import`, prop.keyNode, pointer);
+    this.report('import/not-imported', 'warning', `\`permissions.${key}\` is not a permission setting; claude code ignores it, and so does the import`, keyOf(prop.node), pointer);
   }
 
   /** Top-level settings besides `permissions` that change what a tool call gets. */
   private otherSettings(props: Map<string, Prop>): void {
     const sandbox = props.get('sandbox');
-    if (sandbox?.value.type === 'object' && propsOf(sandbox.value).get('enabled')?.value.value === true) {
+    if (sandbox?.node.kind === 'object' && members(sandbox.node).get('enabled')?.node.value === true) {
       this.report(
         'import/not-imported',
         'warning',
         '`sandbox` is not imported: with the sandbox enabled claude code runs bash commands in it and, unless `autoAllowBashIfSandboxed` is `false`, allows them without asking',
-        sandbox.keyNode,
+        keyOf(sandbox.node),
         '/sandbox',
       );
     }
     const hooks = props.get('hooks');
     if (hooks !== undefined) {
-      this.report('import/hooks-not-imported', 'info', 'the file\'s `hooks` also decide tool calls; they are not part of `permissions`', hooks.keyNode, '/hooks', 'import them too, with `import claude hooks`');
+      this.report('import/hooks-not-imported', 'info', 'the file\'s `hooks` also decide tool calls; they are not part of `permissions`', keyOf(hooks.node), '/hooks', 'import them too, with `import claude hooks`');
     }
   }
 
   private list(name: ListName, prop: Prop): void {
     const mode = name;
-    for (const [index, node] of (prop.value.children ?? []).entries()) {
+    for (const [index, node] of (prop.node.items ?? []).entries()) {
       const pointer = `/permissions/${name}/${index}`;
       const where = `permissions.${name}[${index}]`;
-      if (node.type !== 'string' || typeof node.value !== 'string') {
+      if (node.kind !== 'string' || typeof node.value !== 'string') {
         this.report('import/invalid-rule', 'warning', `\`${where}\` is not a string; claude code skips it`, node, pointer, 'a rule is a string such as `Bash(npm test)`');
         continue;
       }
@@ -214,14 +215,14 @@ class Importer {
     }
   }
 
-  private entry(mode: ListName, node: Node, text: string, pointer: string, where: string): void {
+  private entry(mode: ListName, node: ValueNode, text: string, pointer: string, where: string): void {
     const parsed = parseClaudeRule(text);
     if (parsed.rule === undefined) {
       const error = parsed.error ?? { message: 'not a rule', offset: 0 };
       const at = sourceOffset(this.doc, node, error.offset);
       this.out.diagnostics.push(
         diagnostic('import/invalid-rule', 'warning', `\`${text}\` is not a permission rule: ${error.message}; claude code skips it`, {
-          span: spanAt(this.doc, at, 1),
+          span: this.doc.lines.span(this.doc.file, at, at + 1),
           pointer,
           help: 'a rule is `Tool` or `Tool(specifier)`, as in `Bash(npm run test *)` or `Read(./.env)`',
         }),
@@ -234,7 +235,7 @@ class Importer {
       this.report(code, 'warning', t.dropped?.message ?? `\`${text}\` is not imported`, node, pointer, t.dropped?.help);
       return;
     }
-    const start = nodeSpan(this.doc, node);
+    const start = node.span!;
     const rule: Rule = {
       id: `${this.file}:${start.start.line}:${start.start.column}`,
       seam: 'pre-tool',

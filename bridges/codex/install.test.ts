@@ -1,6 +1,6 @@
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../engine/index.js';
+import { LineIndex, type Diagnostic } from '../../engine/index.js';
 import { loadCodexHooksText } from './index.js';
 import {
   codexCommandHandler,
@@ -18,7 +18,6 @@ import {
   type CodexTrustEntry,
 } from './install.js';
 import { parseToml } from './toml.js';
-import { LineIndex } from './tree.js';
 import { codexHookHash, readHookStates } from './trust.js';
 
 const HOOKS = '/home/u/.codex/hooks.json';

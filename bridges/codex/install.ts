@@ -10,7 +10,7 @@
  * is, and the result is parsed again and compared with what was meant before it is accepted.
  */
 import { parse } from 'smol-toml';
-import { diagnostic, type Diagnostic } from '../../engine/index.js';
+import { diagnostic, LineIndex, type Diagnostic } from '../../engine/index.js';
 import {
   editHooksJson,
   INSTALL_TIMEOUT_SEC,
@@ -21,11 +21,11 @@ import {
   type JsonObject,
   type WantedGroup,
 } from '../claude/install.js';
+import { decodeBasic } from '../shared/toml.js';
 import { codexEvent } from './events.js';
 import { parseJson } from './json.js';
 import { loadCodexFile } from './load.js';
-import { decodeBasic, parseToml } from './toml.js';
-import { LineIndex } from './tree.js';
+import { parseToml } from './toml.js';
 import { codexHookHash, codexHookKey, handlerIndices, hashInputOf } from './trust.js';
 
 /** Our command handler; `timeout` in seconds. */

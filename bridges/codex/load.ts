@@ -7,13 +7,14 @@
  * reads but ignores or runs differently from how it is written; info is a note.
  */
 import type { ErrorObject } from 'ajv';
-import { checkRegex, diagnostic, type Diagnostic, type Span } from '../../engine/index.js';
+import { checkRegex, diagnostic, LineIndex, type Diagnostic, type Span } from '../../engine/index.js';
 import type { HookHandler, HooksConfig, Layer, MatcherGroup } from '../config.js';
+import { nodeAt, prop, type ValueNode } from '../shared/tree.js';
 import { CLAUDE_ONLY_EVENTS, CLAUDE_ONLY_TOOLS, CODEX_EVENTS, codexEvent, codexMatcherKind, suggestEvent } from './events.js';
 import { parseJson } from './json.js';
 import { COMMAND_KEYS, GROUP_KEYS, validateCodexHooks } from './schema.js';
 import { parseToml } from './toml.js';
-import { kindWords, LineIndex, nodeAt, plain, plainAt, pointerPath, prop, type ValueNode } from './tree.js';
+import { kindWords, plain, plainAt, pointerPath } from './tree.js';
 import { readHookStates, type CodexHookStates } from './trust.js';
 
 export type CodexFormat = 'json' | 'toml' | 'rules';

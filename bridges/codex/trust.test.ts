@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LineIndex } from '../../engine/index.js';
 import { loadCodexHooksText } from './index.js';
-import { LineIndex } from './tree.js';
 import { parseToml } from './toml.js';
 import { codexHookHash, codexHookKey, handlerIndices, hashInputOf, normalizedTimeout, readHookStates, trustStatus } from './trust.js';
 

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { diagnostic, type Diagnostic, type Span } from '../../engine/index.js';
 import type { HookHandler, MatcherGroup } from '../config.js';
+import { keyOf, pointerSegments, prop, type ValueNode } from '../shared/tree.js';
 import { codexEvent, codexUsesMatcher } from './events.js';
-import { pointerSegments, prop, type ValueNode } from './tree.js';
 
 export interface CodexHookState {
   enabled?: boolean;
@@ -127,7 +127,7 @@ export function readHookStates(root: ValueNode | undefined, diagnostics: Diagnos
   }
   for (const { key, node } of table.props ?? []) {
     const k = key.trim();
-    const where = { span: node.keySpan ?? node.span, pointer: node.pointer };
+    const where = keyOf(node);
     if (k === '') continue;
     if (node.kind !== 'object') {
       diagnostics.push(diagnostic('codex/invalid-state', 'warning', `the hook state \`${key}\` must be a table; codex ignores it`, where));

@@ -4,10 +4,9 @@
  * it reports per rule, and how it compiles `commandPrefix`, `commandRegex` and `argsPattern` into
  * the one regex it tests against the call's arguments (policy/utils.ts, `buildArgsPatterns`).
  */
-import { parse, TomlError } from 'smol-toml';
-import { diagnostic, type Diagnostic, type Span } from '../../engine/index.js';
-import { scanToml } from '../codex/toml.js';
-import { childPointer, LineIndex } from '../codex/tree.js';
+import { diagnostic, LineIndex, type Diagnostic, type Span } from '../../engine/index.js';
+import { placeSpan, readToml, tomlPlaces } from '../shared/toml.js';
+import { childPointer } from '../shared/tree.js';
 import { checkJsRegex, isSafeForGemini } from './jsregex.js';
 import { DSH_TO_GEMINI, editDistance, GEMINI_BUILTIN_TOOLS, GEMINI_SHELL_TOOL, mapToolName } from './tools.js';
 
@@ -86,36 +85,24 @@ function typeName(v: unknown): string {
 }
 
 export function readGeminiPolicy(text: string, file: string): ReadPolicy {
-  const lines = new LineIndex(text);
+  const src = { file, lines: new LineIndex(text) };
   const diagnostics: Diagnostic[] = [];
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    let offset = 0;
-    if (err instanceof TomlError && Number.isFinite(err.line) && Number.isFinite(err.column)) offset = lines.offsetOf(err.line, err.column);
-    const raw = err instanceof Error ? err.message : String(err);
-    let short = raw.replace(/^Invalid TOML document:\s*/i, '').split('\n')[0]!.trim().replace(/\.+$/, '') || 'invalid TOML';
-    short = short.charAt(0).toLowerCase() + short.slice(1);
+  // The values as smol-toml reads them by default (integers as JavaScript numbers, dates as
+  // `Date`s), for the checks below and the evaluator to compare as Gemini CLI's JavaScript does.
+  const read = readToml(text, src, { integersAsBigInt: false });
+  if (read.error) {
     diagnostics.push(
-      diagnostic('import/toml-syntax', 'error', `invalid TOML: ${short}`, {
-        span: lines.span(file, offset, Math.min(offset + 1, text.length)),
+      diagnostic('import/toml-syntax', 'error', `invalid TOML: ${read.error.message}`, {
+        span: read.error.span,
         help: 'gemini cli cannot read this file, so it loads none of its rules',
       }),
     );
     return { rules: [], diagnostics, rejected: true };
   }
-  let places: ReturnType<typeof scanToml> = new Map();
-  try {
-    places = scanToml(text);
-  } catch {
-    // Positions are a nicety; without them diagnostics point at the file's start.
-  }
-  const spanOf = (pointer: string, key = false): Span => {
-    const p = places.get(pointer);
-    if (!p) return lines.span(file, 0, 0);
-    return key && p.keyStart !== undefined ? lines.span(file, p.keyStart, p.keyEnd ?? p.keyStart) : lines.span(file, p.start, p.end);
-  };
+  const doc = read.value;
+  // Without the places of the values, diagnostics point at the file's start.
+  const places = tomlPlaces(text);
+  const spanOf = (pointer: string, key = false): Span => placeSpan(places, src, pointer, key) ?? src.lines.span(file, 0, 0);
 
   let schemaBroken = false;
   const schema = (pointer: string, message: string, help?: string, key = false) => {
