@@ -1,5 +1,7 @@
 /**
- * CST -> AST: gives the concrete syntax tree its meaning as `ast.ts` nodes, each with its span.
+ * CST -> AST: gives the concrete syntax tree its meaning as `ast.ts` nodes, each with its span. The
+ * tree's types are the ones generated from the grammar (grammar/cst.ts); a parse can hand over the
+ * tree rule by rule and item by item, and the builder follows it (`AstBuilder`).
  *
  * The tree may come from a parse that recovered from errors, so every child may be missing and any
  * token may have been inserted by recovery (no text, no position). Such parts are left out of the
@@ -32,6 +34,7 @@ import {
   type ListCst,
   type NotExprCst,
   type ObjectCst,
+  type OnBlockCst,
   type OrExprCst,
   type PrimaryCst,
   type RanExprCst,
@@ -72,12 +75,17 @@ const CLAUSES = [
   ['limit', 'count'],
 ] as const;
 
-/** Builds a file's AST item by item (`add`), so it can follow a parse that hands over items one by one. */
+/**
+ * Builds a file's AST item by item (`add`), so it can follow a parse that hands over items one by
+ * one; the rules of an `on` block may come first, one by one too (`addRule`).
+ */
 export class AstBuilder {
   private readonly diagnostics: Diagnostic[] = [];
   private readonly items: A.Item[] = [];
   /** End offset of the last real text read, where nodes without a position are placed. */
   private lastEnd = 0;
+  /** Rules built by `addRule` (null: nothing to build), until their block is added. */
+  private readonly early = new Map<RuleCst, A.RuleNode | null>();
 
   constructor(private readonly source: SourceText) {}
 
@@ -85,6 +93,15 @@ export class AstBuilder {
   add(item: ItemCst): void {
     const node = this.item(item);
     if (node) this.items.push(node);
+  }
+
+  /**
+   * Builds a rule of an `on` block ahead of its block, which `add` completes later, so that the
+   * rule's tree need not be kept. Every node of a rule has a position of its own, so building it
+   * before the block's first tokens gives the same AST.
+   */
+  addRule(rule: RuleCst): void {
+    this.early.set(rule, this.rule(rule) ?? null);
   }
 
   finish(): { ast: A.PolicyFile; diagnostics: Diagnostic[] } {
@@ -183,17 +200,7 @@ export class AstBuilder {
       if (!name || !value) return undefined;
       return { kind: 'let', name, value, span: this.cover(d.keyword, value.span) };
     }
-    if (c.onBlock?.[0]) {
-      const d = c.onBlock[0].children;
-      const seam = this.ident(real(d.seam));
-      const rules: A.RuleNode[] = [];
-      for (const r of d.rule ?? []) {
-        const rule = this.rule(r);
-        if (rule) rules.push(rule);
-      }
-      if (!seam) return undefined;
-      return { kind: 'on', seam, rules, span: this.cover(d.keyword, d.LCurly, rules[rules.length - 1]?.span, d.RCurly) };
-    }
+    if (c.onBlock?.[0]) return this.onBlock(c.onBlock[0]);
     if (c.testBlock?.[0]) {
       const d = c.testBlock[0].children;
       const name = this.string(real(d.name));
@@ -213,6 +220,20 @@ export class AstBuilder {
       return { kind: 'unprotect', targets, span: this.cover(d.keyword, targets[targets.length - 1]!.span) };
     }
     return undefined;
+  }
+
+  private onBlock(node: OnBlockCst): A.OnBlock | undefined {
+    const d = node.children;
+    const seam = this.ident(real(d.seam));
+    const rules: A.RuleNode[] = [];
+    for (const r of d.rule ?? []) {
+      const early = this.early.get(r);
+      this.early.delete(r);
+      const rule = early === undefined ? this.rule(r) : early;
+      if (rule) rules.push(rule);
+    }
+    if (!seam) return undefined;
+    return { kind: 'on', seam, rules, span: this.cover(d.keyword, d.LCurly, rules[rules.length - 1]?.span, d.RCurly) };
   }
 
   // ---------------------------------------------------------------- rules
@@ -235,9 +256,7 @@ export class AstBuilder {
     }
     const rule: A.RuleNode = { kind: 'rule', effect, tools, selectors, span: effect.span };
     // a clause cut short by a syntax error can leave text that reads as another clause: no repeats then
-    if (!Object.values(c).some((list: (IToken | CstNode)[] | undefined) => list?.some((x) => 'children' in x && x.recoveredNode))) {
-      this.noRepeats(c, effect.name);
-    }
+    if (!hasRecoveredChild(c)) this.noRepeats(c, effect.name);
     const text = this.string(real(c.text));
     if (text) {
       rule.text = text;
@@ -303,7 +322,7 @@ export class AstBuilder {
       if (!list || list.length < 2) continue;
       for (const extra of list.slice(1)) {
         const span =
-          'image' in extra ? this.tokSpan(extra) : this.cover(...Object.values(extra.children).map((v) => directTokens(v)));
+          'image' in extra ? this.tokSpan(extra) : this.cover(...Object.values(extra.children).map(directTokens));
         const help =
           key === 'text'
             ? 'a rule has one text; join the texts into one string, or write two rules'
@@ -535,7 +554,14 @@ export class AstBuilder {
 }
 
 /** The tokens directly under a CST child list (nodes are skipped), for locating a repeated clause. */
-function directTokens(list: unknown): IToken[] | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return list.filter((x): x is IToken => typeof x === 'object' && x !== null && 'image' in x);
+function directTokens(list: readonly (IToken | CstNode)[] | undefined): IToken[] | undefined {
+  return list?.filter((x): x is IToken => 'image' in x);
+}
+
+/** Whether a child node was cut short by a syntax error (recovery kept what it had read). */
+function hasRecoveredChild(children: RuleCst['children']): boolean {
+  for (const key in children) {
+    for (const x of children[key as keyof typeof children] ?? []) if ('children' in x && x.recoveredNode) return true;
+  }
+  return false;
 }

@@ -1,11 +1,55 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../engine/index.js';
+import { positionAt, type Diagnostic, type Span } from '../engine/index.js';
+import { capDiagnostics, decodeRegex, decodeString, numberValue, parse } from '../grammar/index.js';
 import type * as A from './ast.js';
+import { cstToAst } from './cst-to-ast.js';
 import { parsePolicy } from './parse.js';
 
 const EXAMPLE = readFileSync(new URL('../grammar/testdata/language-example.dshpolicy', import.meta.url), 'utf8');
+
+/** One of each construct of the language, each item valid on its own. */
+const ITEMS = [
+  'policy "p"',
+  'include "other.dshpolicy"',
+  'import claude hooks "settings.json"',
+  'import gemini policy "policy.toml"',
+  'unprotect claude',
+  'unprotect policy, codex,\n  *',
+  'let cmds = ["git *", "rm -rf *",]',
+  'let opts = {shell: "bash", "args": ["-x"], on: 1, "a\\"b": null}',
+  'on pre-tool {\n  deny Bash command "rm -rf *" because "no"\n  allow Read, Edit path "src/**"\n}',
+  'on pre-tool {\n  ask WebFetch domain "*.example.com", "x.org" when input.mode == "a" and not (cwd startswith "/srv" or tool in ["Read"]) because why\n}',
+  'on pre-tool {\n  deny Bash when command matches /\\bgit\\s+push\\b/i and not not true\n  allow mcp__x__* when input.flag exists\n}',
+  'on post-tool {\n  context Edit, Write path "**/*.md" "a note \\u{1F600}"\n  block Bash command cmds when output contains "x" because "y"\n}',
+  'on stop {\n  continue when ran Bash command "deploy *" and not ran Bash command "verify *" because "verify"\n  halt when last_message contains "give up" because "stop"\n}',
+  'on prompt {\n  block when prompt matches /a\\/b/ because "s"\n  context "note" when (false or true)\n}',
+  'on session-start {\n  run hook "./x.sh" timeout 5s with {args: ["a"], shell: "bash"}\n}',
+  'on pre-tool {\n  run Bash hook "./y.sh" dialect codex matcher "Bash" timeout 500ms 3\n  ask when input.n == 2.5 # why\n}',
+  'test "t" {\n  pre-tool Bash {command: "rm -rf /"} => deny because /no/\n  prompt "hello" => allow\n  stop with {last_message: "x"} => continue because "verify"\n}',
+];
+
+/** Pieces that make a text near-valid: a token in the wrong place, a clause twice, a bad literal. */
+const NOISE = [
+  '{', '}', '[', ']', '(', ')', ',', ':', '=', '==', '!=', '=>', '!', 'and', 'or', 'not', 'when', 'because', 'deny', 'allow',
+  'on', 'let', 'test', 'policy', 'unprotect', 'command', 'path', 'x', 'Bash', '"s"', '"a\\qb"', '"open', '/r/', '//', '/open', '1', '5s',
+  '10sec', '1.', 'true', 'null', 'exists', 'ran', 'with', 'hook', 'timeout', 'matcher', 'in', 'a..b', '*', 'é', '#c\n', '\n',
+];
+
+/** Files of valid items, in any order and number. */
+const valid = fc.array(fc.constantFrom(...ITEMS, EXAMPLE), { minLength: 1, maxLength: 5 }).map((items) => items.join('\n'));
+
+/** Valid files with a few pieces of noise put in or written over. */
+const mutated = fc
+  .tuple(valid, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...NOISE), fc.boolean()), { maxLength: 3 }))
+  .map(([text, edits]) => {
+    for (const [at, piece, replace] of edits) {
+      const i = at % (text.length + 1);
+      text = text.slice(0, i) + ` ${piece} ` + text.slice(replace ? Math.min(text.length, i + 3) : i);
+    }
+    return text;
+  });
 
 function at(d: Diagnostic): string {
   return `${d.code}@${d.span?.start.line}:${d.span?.start.column}`;
@@ -207,6 +251,160 @@ describe('parsePolicy: never throws', () => {
         const text = EXAMPLE.slice(0, from) + insert + EXAMPLE.slice(from + cut);
         const r = parsePolicy(text, 'p');
         expect(positionsOk(r, text)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** The AST and diagnostics built from the parse's whole tree, without rules and items handed over one by one. */
+function fromWholeTree(text: string, file: string): ReturnType<typeof parsePolicy> {
+  const parsed = parse(text, file);
+  const { ast, diagnostics } = cstToAst(parsed.cst, parsed.source);
+  return { ast, diagnostics: capDiagnostics([...parsed.diagnostics, ...diagnostics]) };
+}
+
+interface Spanned {
+  kind?: string;
+  span: Span;
+}
+
+/** Calls `visit` on every node of an AST (each object with a span) with the node it belongs to. */
+function walk(value: unknown, visit: (node: Spanned, parent: Spanned | undefined) => void, parent?: Spanned): void {
+  if (Array.isArray(value)) {
+    for (const v of value) walk(v, visit, parent);
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  const node = 'span' in value ? (value as Spanned) : undefined;
+  if (node) visit(node, parent);
+  for (const [key, v] of Object.entries(value)) if (!key.endsWith('pan')) walk(v, visit, node ?? parent);
+}
+
+/** What the text of a node's span means for a node of its kind; undefined for nodes made of parts. */
+function readAs(node: Spanned, written: string): unknown {
+  switch (node.kind) {
+    case 'ident':
+    case 'ref':
+    case 'tool':
+    case 'field':
+    case 'duration':
+    case 'bool':
+    case 'boolexpr':
+    case 'null':
+      return written;
+    case 'string':
+      return written.startsWith('"') ? decodeString(written).value : `not a string: ${written}`;
+    case 'regex': {
+      const { source, flags } = decodeRegex(written);
+      return `/${source}/${flags}`;
+    }
+    case 'number':
+      return numberValue(written);
+    default:
+      return undefined;
+  }
+}
+
+/** What `readAs` should give for a node: its own value, as written. */
+function valueOf(node: Spanned): unknown {
+  const n = node as A.ValueNode | A.Ident | A.ToolPattern | A.FieldNode | A.BoolExpr;
+  switch (n.kind) {
+    case 'ident':
+    case 'ref':
+    case 'tool':
+      return n.name;
+    case 'field':
+      return n.path.join('.');
+    case 'duration':
+      return n.text;
+    case 'bool':
+    case 'boolexpr':
+      return String(n.value);
+    case 'null':
+      return 'null';
+    case 'string':
+    case 'number':
+      return n.value;
+    case 'regex':
+      return `/${n.source}/${n.flags}`;
+    default:
+      return undefined;
+  }
+}
+
+describe('parsePolicy: spans', () => {
+  it('gives every node the span of the text it was read from, inside the span of what it belongs to', () => {
+    fc.assert(
+      fc.property(valid, (text) => {
+        const { ast, diagnostics } = parsePolicy(text, 'p');
+        expect(diagnostics).toEqual([]);
+        const positioned = (span: Span): void => {
+          expect(span.file).toBe('p');
+          expect(span.start).toEqual(positionAt(text, span.start.offset));
+          expect(span.end).toEqual(positionAt(text, span.end.offset));
+          expect(span.start.offset).toBeLessThanOrEqual(span.end.offset);
+        };
+        walk(ast, (node, parent) => {
+          positioned(node.span);
+          const written = text.slice(node.span.start.offset, node.span.end.offset);
+          expect(readAs(node, written), `${node.kind} \`${written}\``).toEqual(valueOf(node));
+          if (node.kind === 'regex') expect((node as A.RegexLit).sourceOffset).toBe(node.span.start.offset + 1);
+          if (parent) {
+            expect(node.span.start.offset).toBeGreaterThanOrEqual(parent.span.start.offset);
+            expect(node.span.end.offset).toBeLessThanOrEqual(parent.span.end.offset);
+          }
+          const entry = node as Partial<A.ObjectEntry & A.CompareExpr>;
+          if (entry.keySpan) {
+            positioned(entry.keySpan);
+            const key = text.slice(entry.keySpan.start.offset, entry.keySpan.end.offset);
+            expect(key.startsWith('"') ? decodeString(key).value : key).toBe(entry.key);
+          }
+          if (entry.opSpan) expect(text.slice(entry.opSpan.start.offset, entry.opSpan.end.offset)).toBe(entry.op);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('moves every span with the text when lines are put before it', () => {
+    const before = '# a comment\n\n';
+    // messages may name positions too (`the block that opens at 1:6`)
+    const spans = (r: ReturnType<typeof parsePolicy>) => ({ items: r.ast.items, diagnostics: r.diagnostics.map((d) => [d.code, d.span]) });
+    const shift = (r: ReturnType<typeof parsePolicy>): unknown =>
+      JSON.parse(JSON.stringify(spans(r)), (key, v: unknown) => {
+        if (key === 'sourceOffset') return (v as number) + before.length;
+        if (v && typeof v === 'object' && 'line' in v && 'column' in v && 'offset' in v) {
+          const p = v as { line: number; column: number; offset: number };
+          return { line: p.line + 2, column: p.column, offset: p.offset + before.length };
+        }
+        return v;
+      });
+    fc.assert(
+      fc.property(mutated, (text) => {
+        expect(spans(parsePolicy(before + text, 'p'))).toEqual(shift(parsePolicy(text, 'p')));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('parsePolicy: one parser for every text', () => {
+  it('gives what building the AST from the whole tree gives, errors or not', () => {
+    fc.assert(
+      fc.property(mutated, (text) => {
+        expect(parsePolicy(text, 'p')).toEqual(fromWholeTree(text, 'p'));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads a text the same whatever was parsed before it', () => {
+    fc.assert(
+      fc.property(mutated, mutated, (first, second) => {
+        const alone = parsePolicy(second, 'p');
+        parsePolicy(first, 'p');
+        expect(parsePolicy(second, 'p')).toEqual(alone);
       }),
       { numRuns: 300 },
     );

@@ -1,13 +1,13 @@
 /**
- * Text -> AST: the grammar's parse, then the CST visitor. Always returns an AST (partial when the
- * text has errors) and every syntax diagnostic; never throws on any input. A file without syntax
- * errors is read by the fast path (parse-fast.ts), which gives the same AST.
+ * Text -> AST: the grammar's parse, with the CST visitor (cst-to-ast.ts) building the AST as the
+ * parse hands over each rule and item, so that a large file never has its whole tree in memory.
+ * Always returns an AST (partial when the text has errors) and every syntax diagnostic; never
+ * throws on any input.
  */
 import { diagnostic, type Diagnostic } from '../engine/index.js';
 import { capDiagnostics, parse, SourceText } from '../grammar/index.js';
 import type { PolicyFile } from './ast.js';
 import { AstBuilder } from './cst-to-ast.js';
-import { parseFast } from './parse-fast.js';
 
 export interface ParsedPolicy {
   ast: PolicyFile;
@@ -15,15 +15,9 @@ export interface ParsedPolicy {
 }
 
 export function parsePolicy(text: string, file: string): ParsedPolicy {
-  const fast = parseFast(text, file);
-  return fast ? { ast: fast, diagnostics: [] } : parseWithParser(text, file);
-}
-
-/** `parsePolicy` without the fast path: the grammar's parser and the CST visitor. */
-export function parseWithParser(text: string, file: string): ParsedPolicy {
   try {
     const builder = new AstBuilder(new SourceText(text, file));
-    const parsed = parse(text, file, { onItem: (item) => builder.add(item) });
+    const parsed = parse(text, file, { onItem: (item) => builder.add(item), onRule: (rule) => builder.addRule(rule) });
     const { ast, diagnostics } = builder.finish();
     return { ast, diagnostics: capDiagnostics([...parsed.diagnostics, ...diagnostics]) };
   } catch (e) {

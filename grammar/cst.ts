@@ -1,119 +1,53 @@
 /**
- * The shape of the concrete syntax tree the parser builds, one interface per grammar rule.
+ * The concrete syntax tree a parse gives: the node types generated from the grammar
+ * (cst-types.ts, by gen-cst-types.ts), as error recovery may leave them, and the extent of a node.
  *
  * Every child list may be missing: error recovery can leave any part of a node out. Tokens that
  * recovery inserted have `isInsertedInRecovery` set, an empty image and no position.
  */
 import type { CstNode, IToken } from 'chevrotain';
+import type * as G from './cst-types.js';
 
-interface Node<C> extends CstNode {
-  readonly children: C & CstNode['children'];
-}
+/** A child of a node as a parse gives it: a token, or a node that may lack children too. */
+type Child<T> = T extends IToken ? IToken : T extends CstNode ? Recovered<T> : never;
 
-type Tok = IToken[] | undefined;
+/** A generated node type with every child list optional, down the whole tree. */
+export type Recovered<N extends CstNode> = Omit<N, 'children'> & {
+  readonly children: { [K in keyof N['children']]?: Child<NonNullable<N['children'][K]>[number]>[] };
+};
 
-export type FileCst = Node<{ item?: ItemCst[] }>;
-
-export type ItemCst = Node<{
-  policyDecl?: PolicyDeclCst[];
-  includeDecl?: IncludeDeclCst[];
-  importDecl?: ImportDeclCst[];
-  letDecl?: LetDeclCst[];
-  onBlock?: OnBlockCst[];
-  testBlock?: TestBlockCst[];
-  unprotectDecl?: UnprotectDeclCst[];
-}>;
-
-export type PolicyDeclCst = Node<{ keyword?: Tok; name?: Tok }>;
-export type IncludeDeclCst = Node<{ keyword?: Tok; path?: Tok }>;
-export type ImportDeclCst = Node<{ keyword?: Tok; agent?: Tok; what?: Tok; path?: Tok }>;
-export type LetDeclCst = Node<{ keyword?: Tok; name?: Tok; value?: ValueCst[] }>;
-/** `unprotect <group>, ...`: each group's token (a name, or the keyword `policy`) in order. */
-export type UnprotectDeclCst = Node<{ keyword?: Tok; target?: Tok }>;
-export type OnBlockCst = Node<{ keyword?: Tok; seam?: Tok; LCurly?: Tok; rule?: RuleCst[]; stray?: StrayCst[]; RCurly?: Tok }>;
-export type TestBlockCst = Node<{
-  keyword?: Tok;
-  name?: Tok;
-  LCurly?: Tok;
-  testCase?: TestCaseCst[];
-  stray?: StrayCst[];
-  RCurly?: Tok;
-}>;
-
-/** Tokens skipped, after one error, where no rule, clause or test case could start. */
-export type StrayCst = Node<{ token?: Tok }>;
-
-/** A rule keeps its clauses in the order written; each list holds the repeats of one clause kind. */
-export type RuleCst = Node<{
-  effect?: Tok;
-  toolList?: ToolListCst[];
-  selector?: SelectorCst[];
-  text?: Tok;
-  hookClause?: HookClauseCst[];
-  timeoutClause?: TimeoutClauseCst[];
-  dialectClause?: DialectClauseCst[];
-  matcherClause?: MatcherClauseCst[];
-  withClause?: WithClauseCst[];
-  whenClause?: WhenClauseCst[];
-  becauseClause?: BecauseClauseCst[];
-  limit?: Tok;
-  stray?: StrayCst[];
-}>;
-
-export type ToolListCst = Node<{ tool?: Tok }>;
-export type SelectorCst = Node<{ kind?: Tok; value?: ValueCst[] }>;
-export type HookClauseCst = Node<{ keyword?: Tok; command?: Tok }>;
-export type TimeoutClauseCst = Node<{ keyword?: Tok; duration?: Tok }>;
-export type DialectClauseCst = Node<{ keyword?: Tok; dialect?: Tok }>;
-export type MatcherClauseCst = Node<{ keyword?: Tok; pattern?: Tok; any?: Tok }>;
-export type WithClauseCst = Node<{ keyword?: Tok; options?: ObjectCst[] }>;
-export type WhenClauseCst = Node<{ keyword?: Tok; orExpr?: OrExprCst[] }>;
-export type BecauseClauseCst = Node<{ keyword?: Tok; string?: Tok; ref?: Tok }>;
-
-export type OrExprCst = Node<{ andExpr?: AndExprCst[]; Or?: Tok }>;
-export type AndExprCst = Node<{ notExpr?: NotExprCst[]; And?: Tok }>;
-export type NotExprCst = Node<{ Not?: Tok; primary?: PrimaryCst[] }>;
-export type PrimaryCst = Node<{
-  LParen?: Tok;
-  orExpr?: OrExprCst[];
-  RParen?: Tok;
-  True?: Tok;
-  False?: Tok;
-  ranExpr?: RanExprCst[];
-  comparison?: ComparisonCst[];
-}>;
-export type RanExprCst = Node<{ keyword?: Tok; toolList?: ToolListCst[]; selector?: SelectorCst[] }>;
-export type ComparisonCst = Node<{ field?: Tok; op?: Tok; value?: ValueCst[]; Exists?: Tok }>;
-
-export type ValueCst = Node<{
-  string?: Tok;
-  regex?: Tok;
-  number?: Tok;
-  duration?: Tok;
-  True?: Tok;
-  False?: Tok;
-  Null?: Tok;
-  ref?: Tok;
-  list?: ListCst[];
-  object?: ObjectCst[];
-}>;
-export type ListCst = Node<{ LBracket?: Tok; value?: ValueCst[]; RBracket?: Tok }>;
-export type ObjectCst = Node<{ LCurly?: Tok; entry?: EntryCst[]; RCurly?: Tok }>;
-export type EntryCst = Node<{ key?: Tok; Colon?: Tok; value?: ValueCst[] }>;
-
-export type TestCaseCst = Node<{
-  seam?: Tok;
-  tool?: Tok;
-  payloadString?: Tok;
-  payloadObject?: ObjectCst[];
-  With?: Tok;
-  extra?: ObjectCst[];
-  Arrow?: Tok;
-  expect?: Tok;
-  Because?: Tok;
-  reasonRegex?: Tok;
-  reasonString?: Tok;
-}>;
+/** One type per grammar rule. A node's children are grouped by label (or rule or token name), each list in the order read. */
+export type FileCst = Recovered<G.FileCstNode>;
+export type ItemCst = Recovered<G.ItemCstNode>;
+export type PolicyDeclCst = Recovered<G.PolicyDeclCstNode>;
+export type IncludeDeclCst = Recovered<G.IncludeDeclCstNode>;
+export type ImportDeclCst = Recovered<G.ImportDeclCstNode>;
+export type LetDeclCst = Recovered<G.LetDeclCstNode>;
+export type UnprotectDeclCst = Recovered<G.UnprotectDeclCstNode>;
+export type OnBlockCst = Recovered<G.OnBlockCstNode>;
+export type TestBlockCst = Recovered<G.TestBlockCstNode>;
+export type StrayCst = Recovered<G.StrayCstNode>;
+export type RuleCst = Recovered<G.RuleCstNode>;
+export type ToolListCst = Recovered<G.ToolListCstNode>;
+export type SelectorCst = Recovered<G.SelectorCstNode>;
+export type HookClauseCst = Recovered<G.HookClauseCstNode>;
+export type TimeoutClauseCst = Recovered<G.TimeoutClauseCstNode>;
+export type DialectClauseCst = Recovered<G.DialectClauseCstNode>;
+export type MatcherClauseCst = Recovered<G.MatcherClauseCstNode>;
+export type WithClauseCst = Recovered<G.WithClauseCstNode>;
+export type WhenClauseCst = Recovered<G.WhenClauseCstNode>;
+export type BecauseClauseCst = Recovered<G.BecauseClauseCstNode>;
+export type OrExprCst = Recovered<G.OrExprCstNode>;
+export type AndExprCst = Recovered<G.AndExprCstNode>;
+export type NotExprCst = Recovered<G.NotExprCstNode>;
+export type PrimaryCst = Recovered<G.PrimaryCstNode>;
+export type RanExprCst = Recovered<G.RanExprCstNode>;
+export type ComparisonCst = Recovered<G.ComparisonCstNode>;
+export type ValueCst = Recovered<G.ValueCstNode>;
+export type ListCst = Recovered<G.ListCstNode>;
+export type ObjectCst = Recovered<G.ObjectCstNode>;
+export type EntryCst = Recovered<G.EntryCstNode>;
+export type TestCaseCst = Recovered<G.TestCaseCstNode>;
 
 // ---------------------------------------------------------------- extents
 

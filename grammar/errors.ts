@@ -187,6 +187,13 @@ export interface ParseContext {
   soft: SoftError[];
   /** Receives each top-level item as soon as it is parsed. */
   onItem?: ((item: CstNode) => void) | undefined;
+  /** Receives each rule of an `on` block as soon as it is parsed, before the block ends. */
+  onRule?: ((rule: CstNode) => void) | undefined;
+}
+
+/** A context with no parse running, for a new parser. */
+export function newContext(): ParseContext {
+  return { frames: [], source: new SourceText('', ''), tokens: [], tokenCount: 0, errorCount: 0, soft: [] };
 }
 
 /**

@@ -2,13 +2,15 @@
  * The grammar layer: text in, concrete syntax tree and syntax diagnostics out. Never throws on input.
  *
  * Steps: lex; check the tokens that need it (unterminated or malformed literals, nesting depth);
- * run the one parser instance with error recovery; turn every error into a diagnostic.
+ * run the one parser instance with error recovery, handing each rule and item to the caller as
+ * soon as it is parsed; turn every error into a diagnostic.
  */
 import type { CstNode, IRecognitionException, IToken } from 'chevrotain';
-import type { FileCst, ItemCst } from './cst.js';
+import type { FileCst, ItemCst, RuleCst } from './cst.js';
 import {
   isRealToken,
   lexDiagnostic,
+  newContext,
   parserDiagnostic,
   TooManyErrors,
   SourceText,
@@ -47,20 +49,25 @@ export interface ParseResult {
 interface Instance {
   parser: PolicyParser;
   context: ParseContext;
-  busy: boolean;
-}
-
-function newInstance(): Instance {
-  const context: ParseContext = { frames: [], source: new SourceText('', ''), tokens: [], tokenCount: 0, errorCount: 0, soft: [] };
-  return { parser: new PolicyParser(context), context, busy: false };
 }
 
 /**
  * The parser, built once, at the first parse (building it takes tens of milliseconds, which a
- * process that never parses need not pay); a parse started from inside another (through
- * `onItem`) gets its own.
+ * process that never parses need not pay), then reused by every parse. A parse started from
+ * inside another (through `onItem`) needs one of its own: `instances[depth]`, also built once.
  */
-let shared: Instance | undefined;
+const instances: Instance[] = [];
+let depth = 0;
+
+function instanceAt(level: number): Instance {
+  let instance = instances[level];
+  if (!instance) {
+    const context = newContext();
+    instance = { parser: new PolicyParser(context), context };
+    instances[level] = instance;
+  }
+  return instance;
+}
 
 export interface ParseOptions {
   /**
@@ -69,12 +76,18 @@ export interface ParseOptions {
    * file never needs its whole tree in memory.
    */
   onItem?: (item: ItemCst) => void;
+  /**
+   * Receives each rule of an `on` block as soon as it is parsed, before the block's item, and
+   * releases the rule's children in the same way. A rule cut short by an error that reached its
+   * block is not handed over: it stays in its item.
+   */
+  onRule?: (rule: RuleCst) => void;
 }
 
 /** Parses one policy file. */
 export function parse(text: string, file: string, options: ParseOptions = {}): ParseResult {
   const source = new SourceText(text, file);
-  const onItem = options.onItem;
+  const { onItem, onRule } = options;
   const items: ItemCst[] = [];
   const taken = new Set<ItemCst>();
   const take = (item: ItemCst): void => {
@@ -85,16 +98,15 @@ export function parse(text: string, file: string, options: ParseOptions = {}): P
       return;
     }
     onItem(item);
-    (item as { children: ItemCst['children'] }).children = {};
+    release(item);
   };
   const diagnostics: Diagnostic[] = [];
   let comments: IToken[] = [];
   let cst: FileCst | undefined;
   let tokens: IToken[] = [];
   let tokenCount = 0;
-  const instance = shared === undefined ? (shared = newInstance()) : shared.busy ? newInstance() : shared;
-  const { parser, context } = instance;
-  instance.busy = true;
+  const { parser, context } = instanceAt(depth);
+  depth++;
   try {
     const lexed = lexPolicy(text, source, diagnostics);
     comments = lexed.comments;
@@ -109,6 +121,12 @@ export function parse(text: string, file: string, options: ParseOptions = {}): P
     context.errorCount = 0;
     context.soft = [];
     context.onItem = take as (item: CstNode) => void;
+    context.onRule =
+      onRule &&
+      ((rule: CstNode) => {
+        onRule(rule as RuleCst);
+        release(rule);
+      });
     parser.input = tokens;
     try {
       const whole = parser.file() as FileCst;
@@ -127,13 +145,19 @@ export function parse(text: string, file: string, options: ParseOptions = {}): P
     context.tokens = [];
     context.tokenCount = 0;
     context.onItem = undefined;
+    context.onRule = undefined;
     context.soft = [];
     // a parse stopped midway leaves the parser's end-of-input padding on the token array
     tokens.length = tokenCount;
     parser.input = [];
-    instance.busy = false;
+    depth--;
   }
   return { cst, diagnostics: capDiagnostics(diagnostics), comments, source };
+}
+
+/** Empties a node once it is handed over, so that only what the caller keeps of it stays in memory. */
+function release(node: CstNode): void {
+  (node as { children: CstNode['children'] }).children = {};
 }
 
 export interface LexResult {
@@ -154,7 +178,6 @@ export function lexPolicy(text: string, source: SourceText, diagnostics: Diagnos
     diagnostics.push(lexDiagnostic(bad.startOffset, bad.image.length, source));
   }
   const comments = (lexed.groups['comments'] as IToken[] | undefined) ?? [];
-  for (const c of comments) setEnd(c);
   checkLiterals(lexed.tokens, source, diagnostics);
   const nested = limitNesting(lexed.tokens, source, diagnostics);
   return { tokens: nested.tokens, comments, nested };
@@ -210,14 +233,8 @@ function stopDiagnostic(e: TooManyErrors, source: SourceText, last: IToken | und
 
 // ---------------------------------------------------------------- token checks
 
-/** The lexer tracks start offsets only; node locations need end offsets too (inclusive). */
-function setEnd(tok: IToken): void {
-  tok.endOffset = tok.startOffset + tok.image.length - 1;
-}
-
 function checkLiterals(tokens: IToken[], source: SourceText, out: Diagnostic[]): void {
   for (const tok of tokens) {
-    setEnd(tok);
     const t = tok.tokenType;
     const at = tok.startOffset;
     if (t === T.StringLit || t === T.UnterminatedString) {

@@ -410,6 +410,30 @@ describe('parse: items one by one', () => {
     expect(r.cst?.children.item ?? []).toEqual([]);
   });
 
+  it('hands over the rules of a block before the block, and releases them', () => {
+    const seen: string[] = [];
+    const r = parse('on pre-tool {\n  deny Bash\n  allow Read\n}\nlet a = 1', 'p', {
+      onRule: (rule) => seen.push(`rule ${rule.children.effect?.[0]?.image}`),
+      onItem: (item) => seen.push(Object.keys(item.children)[0] ?? ''),
+    });
+    expect(seen).toEqual(['rule deny', 'rule allow', 'onBlock', 'letDecl']);
+    expect(r.diagnostics).toEqual([]);
+    const kept = parse('on pre-tool { deny Bash allow Read }', 'p', { onRule: () => undefined });
+    const rules = kept.cst?.children.item?.[0]?.children.onBlock?.[0]?.children.rule ?? [];
+    expect(rules.map((rule) => rule.children)).toEqual([{}, {}]);
+  });
+
+  it('keeps a rule cut short by an error that reached its block in the block', () => {
+    const seen: string[] = [];
+    let block: OnBlockCst | undefined;
+    parse('on pre-tool {\n  deny Bash\n  allow Read when (\n', 'p', {
+      onRule: (rule) => seen.push(`rule ${rule.children.effect?.[0]?.image}`),
+      onItem: (item) => (block = item.children.onBlock?.[0]),
+    });
+    expect(seen).toEqual(['rule deny']);
+    expect(block?.children.rule?.map((rule) => rule.children.effect?.[0]?.image)).toEqual([undefined, 'allow']);
+  });
+
   it('hands over an item cut short by an error too', () => {
     const seen: string[] = [];
     parse('let a = 1\non pre-tool { deny when ( ', 'p', { onItem: (item) => seen.push(Object.keys(item.children)[0] ?? '') });

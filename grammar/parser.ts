@@ -1,24 +1,23 @@
 /**
  * The grammar of the policy language as one chevrotain CstParser. Pure syntax: which words mean
  * what (seams, effects allowed per seam, fields per seam, flags of a regex) is decided later, on the
- * tree this parser builds.
+ * tree this parser builds. The tree's types are generated from this grammar: after a change here,
+ * run gen-cst-types.ts (cst-types.test.ts fails until then).
  *
  * The parser keeps a small stack of the blocks and brackets it is inside (`frames`), only so that
  * error messages can say what a missing `}` or `)` would have closed.
  */
-import { CstParser, EOF, tokenMatcher, type IToken } from 'chevrotain';
+import { CstParser, EOF, tokenMatcher, type IOrAlt, type IToken, type OrMethodOpts } from 'chevrotain';
 import { equalsMessage, makeMessageProvider, quote, softError, strayMessage, type ParseContext } from './errors.js';
 import * as T from './tokens.js';
 
 type StrayKind = 'rules' | 'clauses' | 'cases';
 
+/** The alternatives of an `OR`: a list, or options with the list as `DEF`. */
+type Choice = IOrAlt<unknown>[] | OrMethodOpts<unknown>;
+
 /** Keywords that start a clause of a rule. */
 const CLAUSE_KEYWORDS = [T.SelectorWord, T.Hook, T.Timeout, T.Dialect, T.Matcher, T.With, T.When, T.Because];
-
-/** Whether a token can start a clause of a rule (keyword clauses, a text, a count). */
-function startsClause(tok: IToken): boolean {
-  return CLAUSE_KEYWORDS.some((k) => tokenMatcher(tok, k)) || tokenMatcher(tok, T.StringLit) || tokenMatcher(tok, T.NumberLit);
-}
 
 /** A `with` not followed by its object (`next` is what follows instead). */
 function withMessage(next: IToken): { message: string; help: string } {
@@ -31,6 +30,13 @@ function withMessage(next: IToken): { message: string; help: string } {
 
 export class PolicyParser extends CstParser {
   readonly context: ParseContext;
+
+  /**
+   * The alternatives of each `OR`, made at its first call and kept (none refers to anything but the
+   * parser). Written inline, an `OR` makes its alternatives again at every call, an object and a
+   * function each: most of what parsing a large file allocated.
+   */
+  private readonly choices: { [or: string]: Choice | undefined } = {};
 
   constructor(context: ParseContext) {
     super(T.allTokens, {
@@ -71,7 +77,7 @@ export class PolicyParser extends CstParser {
   });
 
   item = this.RULE('item', () => {
-    this.OR([
+    this.OR((this.choices.item ??= [
       { ALT: () => this.SUBRULE(this.policyDecl) },
       { ALT: () => this.SUBRULE(this.includeDecl) },
       { ALT: () => this.SUBRULE(this.importDecl) },
@@ -79,7 +85,7 @@ export class PolicyParser extends CstParser {
       { ALT: () => this.SUBRULE(this.onBlock) },
       { ALT: () => this.SUBRULE(this.testBlock) },
       { ALT: () => this.SUBRULE(this.unprotectDecl) },
-    ]);
+    ]));
   });
 
   policyDecl = this.RULE('policyDecl', () => {
@@ -96,17 +102,26 @@ export class PolicyParser extends CstParser {
     this.CONSUME(T.Import, { LABEL: 'keyword' });
     this.CONSUME(T.Name, { LABEL: 'agent' });
     // `import gemini policy "..."`: the kind may be the keyword `policy`.
-    this.OR([{ ALT: () => this.CONSUME2(T.Name, { LABEL: 'what' }) }, { ALT: () => this.CONSUME(T.Policy, { LABEL: 'what' }) }]);
+    this.OR((this.choices.importWhat ??= [
+      { ALT: () => this.CONSUME2(T.Name, { LABEL: 'what' }) },
+      { ALT: () => this.CONSUME(T.Policy, { LABEL: 'what' }) },
+    ]));
     this.CONSUME(T.StringLit, { LABEL: 'path' });
   });
 
   /** `unprotect claude, codex`: self-protection groups the policy opts out of; a group may be the keyword `policy`. */
   unprotectDecl = this.RULE('unprotectDecl', () => {
     this.CONSUME(T.Unprotect, { LABEL: 'keyword' });
-    this.OR([{ ALT: () => this.CONSUME(T.Name, { LABEL: 'target' }) }, { ALT: () => this.CONSUME(T.Policy, { LABEL: 'target' }) }]);
+    this.OR((this.choices.unprotectFirst ??= [
+      { ALT: () => this.CONSUME(T.Name, { LABEL: 'target' }) },
+      { ALT: () => this.CONSUME(T.Policy, { LABEL: 'target' }) },
+    ]));
     this.MANY(() => {
       this.CONSUME(T.Comma);
-      this.OR2([{ ALT: () => this.CONSUME2(T.Name, { LABEL: 'target' }) }, { ALT: () => this.CONSUME2(T.Policy, { LABEL: 'target' }) }]);
+      this.OR2((this.choices.unprotectNext ??= [
+        { ALT: () => this.CONSUME2(T.Name, { LABEL: 'target' }) },
+        { ALT: () => this.CONSUME2(T.Policy, { LABEL: 'target' }) },
+      ]));
     });
   });
 
@@ -126,13 +141,21 @@ export class PolicyParser extends CstParser {
         GATE: () => this.insideBlock(),
         MAX_LOOKAHEAD: 1,
         DEF: () => {
-          this.OR({
+          this.OR((this.choices.blockEntry ??= {
             MAX_LOOKAHEAD: 1,
             DEF: [
-              { ALT: () => this.SUBRULE(this.rule) },
-              { GATE: () => !tokenMatcher(this.LA(1), T.EffectWord), ALT: () => this.SUBRULE(this.stray, { ARGS: ['rules'] }) },
+              {
+                // each finished rule is handed to `context.onRule` before its block ends
+                ALT: () => {
+                  const rule = this.SUBRULE(this.rule);
+                  this.ACTION(() => this.context.onRule?.(rule));
+                },
+              },
+              // any other token: an `OR` takes the first alternative that can start with the next
+              // token, so `stray` only gets what no rule starts with (and needs no gate to say so)
+              { IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.stray, { ARGS: ['rules'] }) },
             ],
-          });
+          }));
         },
       });
       this.CONSUME(T.RCurly);
@@ -148,13 +171,13 @@ export class PolicyParser extends CstParser {
         GATE: () => this.insideBlock(),
         MAX_LOOKAHEAD: 1,
         DEF: () => {
-          this.OR({
+          this.OR((this.choices.testEntry ??= {
             MAX_LOOKAHEAD: 1,
             DEF: [
               { ALT: () => this.SUBRULE(this.testCase) },
-              { GATE: () => !tokenMatcher(this.LA(1), T.Name), ALT: () => this.SUBRULE(this.stray, { ARGS: ['cases'] }) },
+              { IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.stray, { ARGS: ['cases'] }) },
             ],
-          });
+          }));
         },
       });
       this.CONSUME(T.RCurly);
@@ -242,7 +265,7 @@ export class PolicyParser extends CstParser {
       GATE: () => this.insideRule(),
       MAX_LOOKAHEAD: 1,
       DEF: () => {
-        this.OR({
+        this.OR((this.choices.clause ??= {
           MAX_LOOKAHEAD: 1,
           DEF: [
             { ALT: () => this.SUBRULE(this.selector) },
@@ -255,9 +278,10 @@ export class PolicyParser extends CstParser {
             { ALT: () => this.SUBRULE(this.whenClause) },
             { ALT: () => this.SUBRULE(this.becauseClause) },
             { ALT: () => this.CONSUME(T.NumberLit, { LABEL: 'limit' }) },
-            { GATE: () => !startsClause(this.LA(1)), ALT: () => this.SUBRULE(this.stray, { ARGS: ['clauses'] }) },
+            // any other token (as in `onBlock`)
+            { IGNORE_AMBIGUITIES: true, ALT: () => this.SUBRULE(this.stray, { ARGS: ['clauses'] }) },
           ],
-        });
+        }));
       },
     });
   });
@@ -297,10 +321,10 @@ export class PolicyParser extends CstParser {
   /** `matcher "<pattern>"` (the agent's own matcher syntax), or `matcher *`: every value. */
   matcherClause = this.RULE('matcherClause', () => {
     this.CONSUME(T.Matcher, { LABEL: 'keyword' });
-    this.OR([
+    this.OR((this.choices.matcher ??= [
       { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'pattern' }) },
       { ALT: () => this.CONSUME(T.Name, { LABEL: 'any' }) },
-    ]);
+    ]));
   });
 
   /** `with { key: value, ... }`: more properties of the hook (`args`, `shell`, `plugin_root`, `if`). */
@@ -328,10 +352,10 @@ export class PolicyParser extends CstParser {
 
   becauseClause = this.RULE('becauseClause', () => {
     this.CONSUME(T.Because, { LABEL: 'keyword' });
-    this.OR([
+    this.OR((this.choices.because ??= [
       { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'string' }) },
       { ALT: () => this.CONSUME(T.Name, { LABEL: 'ref' }) },
-    ]);
+    ]));
   });
 
   // ---------------------------------------------------------------- conditions
@@ -359,7 +383,7 @@ export class PolicyParser extends CstParser {
   });
 
   primary = this.RULE('primary', () => {
-    this.OR([
+    this.OR((this.choices.primary ??= [
       {
         ALT: () => {
           const open = this.CONSUME(T.LParen);
@@ -373,7 +397,7 @@ export class PolicyParser extends CstParser {
       { ALT: () => this.CONSUME(T.False, { LABEL: 'False' }) },
       { ALT: () => this.SUBRULE(this.ranExpr) },
       { ALT: () => this.SUBRULE(this.comparison) },
-    ]);
+    ]));
   });
 
   ranExpr = this.RULE('ranExpr', () => {
@@ -384,7 +408,7 @@ export class PolicyParser extends CstParser {
 
   comparison = this.RULE('comparison', () => {
     this.CONSUME(T.FieldWord, { LABEL: 'field' });
-    this.OR([
+    this.OR((this.choices.comparison ??= [
       {
         ALT: () => {
           this.CONSUME(T.CompareOp, { LABEL: 'op' });
@@ -400,13 +424,13 @@ export class PolicyParser extends CstParser {
         },
       },
       { ALT: () => this.CONSUME(T.Exists, { LABEL: 'Exists' }) },
-    ]);
+    ]));
   });
 
   // ---------------------------------------------------------------- values
 
   value = this.RULE('value', () => {
-    this.OR([
+    this.OR((this.choices.value ??= [
       { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'string' }) },
       { ALT: () => this.CONSUME(T.RegexLit, { LABEL: 'regex' }) },
       { ALT: () => this.CONSUME(T.NumberLit, { LABEL: 'number' }) },
@@ -417,7 +441,7 @@ export class PolicyParser extends CstParser {
       { ALT: () => this.CONSUME(T.Name, { LABEL: 'ref' }) },
       { ALT: () => this.SUBRULE(this.list) },
       { ALT: () => this.SUBRULE(this.object) },
-    ]);
+    ]));
   });
 
   list = this.RULE('list', () => {
@@ -451,10 +475,10 @@ export class PolicyParser extends CstParser {
   });
 
   entry = this.RULE('entry', () => {
-    this.OR([
+    this.OR((this.choices.entryKey ??= [
       { ALT: () => this.CONSUME(T.AnyWord, { LABEL: 'key' }) },
       { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'key' }) },
-    ]);
+    ]));
     this.CONSUME(T.Colon);
     this.SUBRULE(this.value);
   });
@@ -465,10 +489,10 @@ export class PolicyParser extends CstParser {
     this.CONSUME(T.Name, { LABEL: 'seam' });
     this.OPTION(() => this.CONSUME2(T.Name, { LABEL: 'tool' }));
     this.OPTION2(() => {
-      this.OR([
+      this.OR((this.choices.payload ??= [
         { ALT: () => this.CONSUME(T.StringLit, { LABEL: 'payloadString' }) },
         { ALT: () => this.SUBRULE(this.object, { LABEL: 'payloadObject' }) },
-      ]);
+      ]));
     });
     this.OPTION3(() => {
       this.CONSUME(T.With, { LABEL: 'With' });
@@ -478,10 +502,10 @@ export class PolicyParser extends CstParser {
     this.CONSUME(T.AnyWord, { LABEL: 'expect' });
     this.OPTION4(() => {
       this.CONSUME(T.Because, { LABEL: 'Because' });
-      this.OR2([
+      this.OR2((this.choices.reason ??= [
         { ALT: () => this.CONSUME(T.RegexLit, { LABEL: 'reasonRegex' }) },
         { ALT: () => this.CONSUME2(T.StringLit, { LABEL: 'reasonString' }) },
-      ]);
+      ]));
     });
   });
 }
