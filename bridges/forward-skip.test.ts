@@ -10,7 +10,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claudeTranscriptBatches, type IterateOptions, type TranscriptItem } from './claude/transcript.js';
+import { claudeTranscriptBatches } from './claude/transcript.js';
+import type { IterateOptions, TranscriptItem } from './shared/transcript.js';
 import { codexRolloutBatches } from './codex/rollout.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-forward-skip-'));

@@ -3,9 +3,11 @@
  * the turn's facts from its transcript, without the configuration loaders (and their parsers) that
  * index.ts also brings. A hook process starts once per agent event, so it loads only this.
  */
-export { claudeAnswer, type HookAnswer } from './claude/answer.js';
+export { claudeAnswer } from './claude/answer.js';
+export type { HookAnswer } from './shared/answer.js';
 export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
-export { readClaudeTurn, type TurnFacts } from './claude/transcript.js';
+export { readClaudeTurn } from './claude/transcript.js';
+export type { TurnFacts } from './shared/transcript.js';
 export { readCodexTurn } from './codex/rollout.js';
 export { decodeGeminiPayload, geminiAnswer, geminiDeny, geminiToolName, GEMINI_TOOL_EVENT, type GeminiDecoded } from './gemini/hook.js';
 export { DEADLINE_MARGIN_SEC, MAX_HANDLER_TIMEOUT_SEC } from './deadline.js';

@@ -45,27 +45,24 @@ export const agentImporter: Importer = (req) => {
   const imported = importPermissions(req.agent, req.what, req.text, req.path);
   return imported && { rules: imported.rules, diagnostics: imported.diagnostics, tests: imported.tests };
 };
-export { claudeAnswer, type HookAnswer } from './claude/answer.js';
+export { claudeAnswer } from './claude/answer.js';
+export type { HookAnswer } from './shared/answer.js';
 export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
 
 // `dshpolicy install` / `uninstall`: our entries in the agents' hooks files (and Codex's trust).
 export {
   DSHPOLICY_MARK,
   INSTALL_TIMEOUT_SEC,
-  claudeCommandHandler,
-  claudeHttpHandler,
-  claudeWantedGroups,
   editHooksJson,
   findDshpolicyHandlers,
   isDshpolicyHandler,
-  planClaudeInstall,
-  planClaudeUninstall,
   type HookGroup,
   type HooksJsonEdit,
   type JsonObject,
   type OurHandler,
   type WantedGroup,
-} from './claude/install.js';
+} from './shared/hooks-json.js';
+export { claudeCommandHandler, claudeHttpHandler, claudeWantedGroups, planClaudeInstall, planClaudeUninstall } from './claude/install.js';
 export {
   codexCommandHandler,
   codexHookStates,
@@ -85,15 +82,8 @@ export {
 export { handlerTimeout, hookDeadlineSec, hookTimeoutLints, runHookTimeoutMs, MIN_HANDLER_TIMEOUT_SEC, type HandlerTimeout, type InstallAgent } from './handler-timeout.js';
 export { CLAUDE_EVENTS, allowedHandlerTypes } from './claude/events.js';
 export { CODEX_EVENTS } from './codex/events.js';
-export {
-  readClaudeTurn,
-  iterateClaudeTranscript,
-  claudeTranscriptBatches,
-  type TurnFacts,
-  type ReadTurnOptions,
-  type TranscriptItem,
-  type IterateOptions,
-} from './claude/transcript.js';
+export { readClaudeTurn, iterateClaudeTranscript, claudeTranscriptBatches } from './claude/transcript.js';
+export type { TurnFacts, ReadTurnOptions, TranscriptItem, IterateOptions } from './shared/transcript.js';
 export { readCodexTurn, iterateCodexRollout, codexRolloutBatches } from './codex/rollout.js';
 export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';
 export { exportGeminiPolicy, EXPORT_PRIORITY } from './gemini/export.js';

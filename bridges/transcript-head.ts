@@ -3,7 +3,7 @@
  * the head of the file only (at most 4 MiB).
  */
 import { open } from 'node:fs/promises';
-import { isObject, parseLine, readLinesForward } from './claude/transcript.js';
+import { isObject, parseLine, readLinesForward } from './shared/transcript.js';
 
 export type TranscriptAgent = 'claude' | 'codex';
 

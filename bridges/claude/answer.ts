@@ -5,36 +5,11 @@
  * only where an event's answer has no JSON form.
  */
 import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
-
-export interface HookAnswer {
-  /** What goes to stdout: the protocol and nothing else. */
-  stdout: string;
-  /** Shown by the agent where it shows a hook's stderr; empty when there is nothing to say. */
-  stderr: string;
-  exitCode: number;
-}
-
-const SILENT: HookAnswer = { stdout: '', stderr: '', exitCode: 0 };
-
-function json(value: Record<string, unknown>): HookAnswer {
-  return { stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 };
-}
-
-function reasonOf(d: AnyDecision): string {
-  return d.reason ?? d.reasons.join('\n\n');
-}
+import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../shared/answer.js';
 
 function context(d: AnyDecision): string | undefined {
   return d.context.length > 0 ? d.context.join('\n\n') : undefined;
 }
-
-const SEAM_EVENT: Record<string, string> = {
-  'pre-tool': 'PreToolUse',
-  'post-tool': 'PostToolUse',
-  prompt: 'UserPromptSubmit',
-  stop: 'Stop',
-  'session-start': 'SessionStart',
-};
 
 /** Claude Code's answer to `event` for `decision`. */
 export function claudeAnswer(decision: AnyDecision, event: AnyEvent): HookAnswer {
@@ -65,19 +40,6 @@ export function claudeAnswer(decision: AnyDecision, event: AnyEvent): HookAnswer
     case 'session-start':
       return stopOrStartAnswer(decision, ctx === undefined ? undefined : specific);
   }
-}
-
-/**
- * Stop and SessionStart say the same in both agents: `continue: false` halts, `decision: block`
- * continues a stop with the reason the model reads next (both agents require one), context rides
- * in `hookSpecificOutput` (Codex's Stop takes none, and a stop decision carries no context).
- */
-export function stopOrStartAnswer(decision: AnyDecision, specific: Record<string, unknown> | undefined): HookAnswer {
-  if (decision.decision === 'halt') return json({ continue: false, stopReason: reasonOf(decision) || 'stopped by policy' });
-  if (decision.seam === 'stop') {
-    return decision.decision === 'continue' ? json({ decision: 'block', reason: reasonOf(decision) || 'continue, as the policy requires' }) : SILENT;
-  }
-  return specific === undefined ? SILENT : json({ hookSpecificOutput: specific });
 }
 
 /** An agent event's decision (from its imported hooks), said the way the event takes it. */

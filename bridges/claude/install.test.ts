@@ -1,19 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadClaudeHooksText } from './index.js';
-import {
-  claudeCommandHandler,
-  claudeHttpHandler,
-  claudeWantedGroups,
-  DSHPOLICY_MARK,
-  findDshpolicyHandlers,
-  formattingOf,
-  isDshpolicyHandler,
-  jsonEqual,
-  planClaudeInstall,
-  planClaudeUninstall,
-  type WantedGroup,
-} from './install.js';
+import { DSHPOLICY_MARK, findDshpolicyHandlers, formattingOf, isDshpolicyHandler, jsonEqual, type WantedGroup } from '../shared/hooks-json.js';
+import { claudeCommandHandler, claudeHttpHandler, claudeWantedGroups, planClaudeInstall, planClaudeUninstall } from './install.js';
 
 const FILE = '/p/.claude/settings.json';
 const CMD = "'/usr/bin/node' '/opt/dshpolicy/cli.js' hook claude";

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../engine/index.js';
-import { iterateClaudeTranscript, readClaudeTurn, readLineBatchesForward, readLinesBackward, readLinesForward, type RawLine, type TranscriptItem } from './transcript.js';
+import { readLineBatchesForward, readLinesBackward, readLinesForward, type RawLine, type TranscriptItem } from '../shared/transcript.js';
+import { iterateClaudeTranscript, readClaudeTurn } from './transcript.js';
 
 const FIXTURES = join(import.meta.dirname, 'testdata', 'transcripts');
 const SCENARIOS = ['bash', 'two-turns', 'stop-continuation'];

@@ -6,31 +6,12 @@
  * is left to Codex, which is what an allow amounts to there.
  */
 import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
-import { stopOrStartAnswer, type HookAnswer } from '../claude/answer.js';
+import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../shared/answer.js';
 
 export interface CodexAnswerOptions {
   /** What an `ask` becomes: `deny` (the default) or `none` (Codex's own approval flow decides). */
   ask?: 'deny' | 'none';
 }
-
-const SILENT: HookAnswer = { stdout: '', stderr: '', exitCode: 0 };
-
-function json(value: Record<string, unknown>): HookAnswer {
-  // Codex reads stdout whole; a line feed at the end is trimmed.
-  return { stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 };
-}
-
-function reasonOf(d: AnyDecision): string {
-  return d.reason ?? d.reasons.join('\n\n');
-}
-
-const SEAM_EVENT: Record<string, string> = {
-  'pre-tool': 'PreToolUse',
-  'post-tool': 'PostToolUse',
-  prompt: 'UserPromptSubmit',
-  stop: 'Stop',
-  'session-start': 'SessionStart',
-};
 
 /** Codex's answer to `event` for `decision`. */
 export function codexAnswer(decision: AnyDecision, event: AnyEvent, opts: CodexAnswerOptions = {}): HookAnswer {

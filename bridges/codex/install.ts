@@ -20,7 +20,7 @@ import {
   type HooksJsonEdit,
   type JsonObject,
   type WantedGroup,
-} from '../claude/install.js';
+} from '../shared/hooks-json.js';
 import { decodeBasic } from '../shared/toml.js';
 import { codexEvent } from './events.js';
 import { parseJson } from './json.js';

@@ -13,7 +13,7 @@
  * goes in `hookSpecificOutput.tool_input`. Only `BeforeTool` is decided: other events get nothing.
  */
 import type { AnyDecision, PreToolEvent } from '../../engine/index.js';
-import type { HookAnswer } from '../claude/answer.js';
+import { answerJson as json, reasonOf, SILENT, type HookAnswer } from '../shared/answer.js';
 import { GEMINI_TO_DSH } from './tools.js';
 
 /** The one Gemini CLI hook event dshpolicy decides. */
@@ -104,19 +104,13 @@ export function decodeGeminiPayload(value: unknown): GeminiDecoded {
   return { kind: 'event', event };
 }
 
-const SILENT: HookAnswer = { stdout: '', stderr: '', exitCode: 0 };
-
-function json(value: Record<string, unknown>): HookAnswer {
-  return { stdout: `${JSON.stringify(value)}\n`, stderr: '', exitCode: 0 };
-}
-
 /**
  * Gemini CLI's answer to a `BeforeTool` event for `decision`. Context has no place in a
  * `BeforeTool` answer and is left out; a decision of any other seam says nothing.
  */
 export function geminiAnswer(decision: AnyDecision): HookAnswer {
   if (decision.seam !== 'pre-tool') return SILENT;
-  const reason = decision.reason ?? decision.reasons.join('\n\n');
+  const reason = reasonOf(decision);
   if (decision.decision === 'deny') return json({ decision: 'deny', reason: reason || 'denied by policy' });
   if (decision.decision === 'ask') return json({ decision: 'ask', reason: reason || 'approval required by policy' });
   if (decision.updatedInput) return json({ hookSpecificOutput: { hookEventName: GEMINI_TOOL_EVENT, tool_input: decision.updatedInput } });

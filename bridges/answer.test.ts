@@ -1,7 +1,8 @@
+/** Claude Code's and Codex's answers side by side: the same decisions, each said in its agent's protocol. */
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentEventDecision, Decision } from '../../engine/index.js';
-import { claudeAnswer } from './answer.js';
-import { codexAnswer } from '../codex/answer.js';
+import type { AgentEvent, AgentEventDecision, Decision } from '../engine/index.js';
+import { claudeAnswer } from './claude/answer.js';
+import { codexAnswer } from './codex/answer.js';
 
 function agentDecision(event: string, decision: AgentEventDecision['decision'], extra: Partial<AgentEventDecision> = {}): AgentEventDecision {
   return { seam: 'agent-event', event, decision, reasons: extra.reason ? [extra.reason] : [], context: [], rules: [], trace: [], diagnostics: [], ...extra };
