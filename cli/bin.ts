@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { frameCrashes, hookCrashEnding, INTERNAL_ERROR_EXIT, internalErrorText } from './crash.js';
+import { frameCrashes, hookCrashEnding, internalErrorText } from './crash.js';
+import { INTERNAL } from './exit-codes.js';
 import { main } from './main.js';
 
 const argv = process.argv.slice(2);
@@ -14,6 +15,6 @@ main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdi
   (err: unknown) => {
     if (hookMode) hookCrashEnding(argv.slice(1))(err);
     process.stderr.write(internalErrorText(err));
-    process.exitCode = INTERNAL_ERROR_EXIT;
+    process.exitCode = INTERNAL;
   },
 );

@@ -8,6 +8,7 @@ import { hookTimeoutLints } from '../bridges/index.js';
 import { loadPolicies } from './policy.js';
 import { parseArgs } from 'node:util';
 import { format, guard, tooManyWarnings, UsageError, WARNING_OPTIONS, warningLimit, type Io } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export const CHECK_HELP = `usage: dshpolicy check <file.dshpolicy>... [--format human|json] [--verbose] [--run-hooks]
@@ -47,7 +48,7 @@ export async function check(argv: string[], io: Io): Promise<number> {
     }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${CHECK_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const maxWarnings = warningLimit(values);
@@ -81,7 +82,7 @@ export async function check(argv: string[], io: Io): Promise<number> {
     io.stdout.write(
       `${JSON.stringify({ ok, files: result.ir?.sources ?? positionals, rules: result.ir?.rules.length ?? null, tests, skipped, diagnostics: result.diagnostics })}\n`,
     );
-    return ok ? 0 : 1;
+    return ok ? OK : FAILED;
   }
   const style = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
   const sources = new SourceCache();
@@ -99,5 +100,5 @@ export async function check(argv: string[], io: Io): Promise<number> {
   } else {
     io.stdout.write(`${style.red('failed')}: ${errors > 0 ? summarize(result.diagnostics) : tooMany}\n`);
   }
-  return ok ? 0 : 1;
+  return ok ? OK : FAILED;
 }

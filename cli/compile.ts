@@ -6,6 +6,7 @@ import { compileFiles } from '../dsl/index.js';
 import { validateIR } from '../engine/index.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor } from './render.js';
 
 export const COMPILE_HELP = `usage: dshpolicy compile <file.dshpolicy>... [-o out.json] [--format human|json]
@@ -21,7 +22,7 @@ export function compile(argv: string[], io: Io): number {
   }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${COMPILE_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   if (positionals.length === 0) throw new UsageError('name the policy file to compile');
@@ -42,17 +43,17 @@ export function compile(argv: string[], io: Io): number {
     const sources = new SourceCache();
     for (const d of diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
   }
-  if (failed) return 1;
+  if (failed) return FAILED;
   const text = `${JSON.stringify(result.ir, null, 2)}\n`;
   if (values.output !== undefined) {
     try {
       writeFileSync(values.output, text);
     } catch (err) {
       io.stderr.write(`error: cannot write \`${values.output}\`: ${(err as Error).message}\n`);
-      return 1;
+      return FAILED;
     }
   } else if (fmt !== 'json') {
     io.stdout.write(text);
   }
-  return 0;
+  return OK;
 }

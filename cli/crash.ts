@@ -5,8 +5,7 @@
  * stack only when DSHPOLICY_DEBUG is set. Hook mode passes its own ending, since an agent reads
  * exit codes as decisions.
  */
-
-export const INTERNAL_ERROR_EXIT = 70;
+import { HOOK_ANSWERED, HOOK_BLOCK, INTERNAL, OK } from './exit-codes.js';
 
 /** The line that reports an unexpected error, with the stack when DSHPOLICY_DEBUG is set. */
 export function internalErrorText(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
@@ -21,15 +20,15 @@ export function internalErrorText(err: unknown, env: NodeJS.ProcessEnv = process
  * Installs the endings: `onInternal` runs for an unexpected error (by default the one line and
  * exit 70) and must end the process.
  */
-export function frameCrashes(onInternal: (err: unknown) => void = (err) => endWith(internalErrorText(err), INTERNAL_ERROR_EXIT)): void {
+export function frameCrashes(onInternal: (err: unknown) => void = (err) => endWith(internalErrorText(err), INTERNAL)): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? OK);
       onInternal(err);
     });
   }
   process.on('uncaughtException', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? OK);
     onInternal(err);
   });
   process.on('unhandledRejection', (err) => onInternal(err));
@@ -43,7 +42,7 @@ export function frameCrashes(onInternal: (err: unknown) => void = (err) => endWi
  */
 export function hookCrashAnswer(argv: readonly string[], err: unknown): { stderr: string; exitCode: number } {
   const text = `dshpolicy: ${internalErrorText(err).trimEnd()}`;
-  return argv.includes('--fail-open') ? { stderr: `${text} (failing open)\n`, exitCode: 0 } : { stderr: `${text}\n`, exitCode: 2 };
+  return argv.includes('--fail-open') ? { stderr: `${text} (failing open)\n`, exitCode: HOOK_ANSWERED } : { stderr: `${text}\n`, exitCode: HOOK_BLOCK };
 }
 
 /** `hookCrashAnswer` as the process's ending. */

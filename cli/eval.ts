@@ -16,6 +16,7 @@ import {
 } from '../engine/index.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { loadPolicies, refuseToRun } from './policy.js';
 import { PLAIN, styleFor, summarize, type Style } from './render.js';
 import { renderTable } from './table.js';
@@ -96,7 +97,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     }, allowPositionals: false, strict: true }));
   if (values.help) {
     io.stdout.write(`${EVAL_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['table', 'json'], 'table');
   const { policies, hooks } = policyInputs(values);
@@ -137,14 +138,14 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
     const d = diagnostic('fixture/unreadable', 'error', err.message);
     if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: [d] })}\n`);
     else io.stderr.write(`error: ${err.message}\n`);
-    return 1;
+    return FAILED;
   }
   if (fmt === 'table') {
     io.stdout.write(renderTable(results, style));
     const warnings = loaded.diagnostics.filter((d) => d.severity !== 'error');
     if (warnings.length > 0) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
   }
-  return failed ? 1 : 0;
+  return failed ? FAILED : OK;
 }
 
 export function jsonLine(r: LineResult): Record<string, unknown> {

@@ -18,6 +18,7 @@ import {
 } from '../engine/index.js';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
 import { FixtureReadError, readFixtures } from './eval.js';
+import { FAILED, OK } from './exit-codes.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 import { eventText } from './table.js';
@@ -64,7 +65,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.stdout.write(`${EXPLAIN_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const { policies, hooks } = policyInputs(values);
@@ -83,7 +84,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
       for (const d of loaded.diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, errStyle)}\n\n`);
       io.stderr.write(`the policy does not compile: ${summarize(loaded.diagnostics)}\n`);
     }
-    return 1;
+    return FAILED;
   }
   const policy = loaded.policy;
   const runner = values['no-hooks'] ? undefined : processHookRunner();
@@ -112,7 +113,7 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
     } catch (err) {
       const msg = (err as Error).message.replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '');
       await emit({ errors: [diagnostic('event/json', 'error', `\`--event\` is not valid JSON: ${msg}`)] });
-      return 1;
+      return FAILED;
     }
     await emit(await explainValue(policy, value, runner));
   } else {
@@ -137,14 +138,14 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
       const d = diagnostic('fixture/unreadable', 'error', err.message);
       if (fmt === 'json') io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: [d] })}\n`);
       else io.stderr.write(`error: ${err.message}\n`);
-      return 1;
+      return FAILED;
     }
   }
   if (fmt === 'human') {
     const warnings = loaded.diagnostics.filter((d) => d.severity !== 'error');
     if (warnings.length > 0) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
   }
-  return failed ? 1 : 0;
+  return failed ? FAILED : OK;
 }
 
 async function explainValue(policy: CompiledPolicy, value: unknown, runner: HookRunner | undefined): Promise<Item> {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { exportGeminiPolicy } from '../bridges/index.js';
 import { enforcedRules, type Diagnostic } from '../engine/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
@@ -32,7 +33,7 @@ export function exportCommand(argv: string[], io: Io): number {
   );
   if (values.help) {
     io.stdout.write(`${EXPORT_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const [agent, ...extra] = positionals;
@@ -49,7 +50,7 @@ export function exportCommand(argv: string[], io: Io): number {
   const ok = exported !== undefined && !diagnostics.some((d) => d.severity === 'error');
   if (fmt === 'json') {
     io.stdout.write(`${JSON.stringify({ ok, agent, toml: ok ? exported!.text : null, diagnostics })}\n`);
-    return ok ? 0 : 1;
+    return ok ? OK : FAILED;
   }
   const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
   const sources = new SourceCache();
@@ -57,5 +58,5 @@ export function exportCommand(argv: string[], io: Io): number {
   if (diagnostics.length > 0) io.stderr.write(`${ok ? style.yellow('exported') : style.red('failed')}: ${summarize(diagnostics) || 'notes only'}\n`);
   // a file that would widen is not printed: a pipe into gemini cli's policy folder must not get it
   if (exported && ok) io.stdout.write(exported.text);
-  return ok ? 0 : 1;
+  return ok ? OK : FAILED;
 }

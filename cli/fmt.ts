@@ -11,6 +11,7 @@ import { diagnostic, type Diagnostic } from '../engine/index.js';
 import { decodeSource, formatPolicy } from '../dsl/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { diffLines } from './diff.js';
+import { FAILED, OK } from './exit-codes.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, type Style } from './render.js';
 import { terminalSafe } from './untrusted.js';
 
@@ -51,7 +52,7 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.stdout.write(`${FMT_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const check = values.check === true;
@@ -86,7 +87,7 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
   if (fmt === 'json') {
     const files = results.map((r) => ({ file: r.file, changed: r.changed, diagnostics: r.diagnostics, ...(stdin && r.text !== undefined ? { text: r.text } : {}) }));
     io.stdout.write(`${JSON.stringify({ ok: !failed, files })}\n`);
-    return failed ? 1 : 0;
+    return failed ? FAILED : OK;
   }
 
   const errStyle = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
@@ -95,7 +96,7 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
   if (stdin && !check) {
     const r = results[0] as FileResult;
     if (r.text !== undefined) io.stdout.write(r.text);
-    return failed ? 1 : 0;
+    return failed ? FAILED : OK;
   }
   for (const r of results) {
     if (!r.changed) continue;
@@ -115,7 +116,7 @@ export async function fmtCommand(argv: string[], io: Io): Promise<number> {
     const n = results.length;
     io.stdout.write(said.length > 0 ? `${outStyle.red('failed')}: ${said.join(', ')}\n` : `${outStyle.green('ok')}: ${n} file${n === 1 ? '' : 's'} formatted\n`);
   }
-  return failed ? 1 : 0;
+  return failed ? FAILED : OK;
 }
 
 /** Formats one text; writes it back to `path` (when given, changed and not checking). */

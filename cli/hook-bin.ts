@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { lazyRequire } from '../engine/index.js';
 import { UsageError } from './args.js';
 import { frameCrashes, hookCrashEnding } from './crash.js';
+import { USAGE } from './exit-codes.js';
 import { hookCommand, HOOK_HELP } from './hook.js';
 import type { LoadCompiler } from './policy-cache.js';
 
@@ -31,7 +32,7 @@ hookCommand(argv, { stdout: process.stdout, stderr: process.stderr, stdin: proce
   (err: unknown) => {
     if (err instanceof UsageError) {
       process.stderr.write(`error: ${err.message}\n\n${HOOK_HELP}\n`);
-      process.exitCode = 2;
+      process.exitCode = USAGE;
       return;
     }
     failedClosed(err);

@@ -38,6 +38,7 @@ import {
 } from '../bridges/hook.js';
 import { guard, UsageError, type Io } from './args.js';
 import { cacheDir } from './cache-dir.js';
+import { HOOK_ANSWERED, HOOK_BLOCK, OK } from './exit-codes.js';
 import { loadPolicyCached, type LoadCompiler } from './policy-cache.js';
 
 export const HOOK_HELP = `usage: dshpolicy hook claude|codex|gemini [--policy <file>...] [--fail-open]
@@ -172,13 +173,13 @@ function eventNameOf(raw: string): string | undefined {
  */
 export function failClosed(agent: Agent, eventName: string | undefined, why: string, failOpen: boolean): HookAnswer {
   const message = `dshpolicy: ${why}`;
-  if (failOpen) return { stdout: '', stderr: `${message} (failing open)\n`, exitCode: 0 };
-  const json = (v: unknown): HookAnswer => ({ stdout: `${JSON.stringify(v)}\n`, stderr: `${message}\n`, exitCode: 0 });
+  if (failOpen) return { stdout: '', stderr: `${message} (failing open)\n`, exitCode: HOOK_ANSWERED };
+  const json = (v: unknown): HookAnswer => ({ stdout: `${JSON.stringify(v)}\n`, stderr: `${message}\n`, exitCode: HOOK_ANSWERED });
   if (agent === 'gemini') {
     // Gemini CLI goes ahead on an exit code other than 0 and 2: a tool call is denied in JSON, and
     // a payload naming no event exits 2, which blocks the call with stderr as the reason.
     if (eventName === GEMINI_TOOL_EVENT) return { ...geminiDeny(message), stderr: `${message}\n` };
-    return { stdout: '', stderr: `${message}\n`, exitCode: eventName === undefined ? 2 : 0 };
+    return { stdout: '', stderr: `${message}\n`, exitCode: eventName === undefined ? HOOK_BLOCK : HOOK_ANSWERED };
   }
   switch (eventName) {
     case 'PreToolUse':
@@ -191,12 +192,12 @@ export function failClosed(agent: Agent, eventName: string | undefined, why: str
     case 'Stop':
     case 'SubagentStop':
       // Failing closed here would keep the agent from ever stopping.
-      return { stdout: '', stderr: `${message}\n`, exitCode: 0 };
+      return { stdout: '', stderr: `${message}\n`, exitCode: HOOK_ANSWERED };
     case undefined:
       // The event is unknown: exit 2 blocks where an event can block.
-      return { stdout: '', stderr: `${message}\n`, exitCode: 2 };
+      return { stdout: '', stderr: `${message}\n`, exitCode: HOOK_BLOCK };
     default:
-      return { stdout: '', stderr: `${message}\n`, exitCode: 0 };
+      return { stdout: '', stderr: `${message}\n`, exitCode: HOOK_ANSWERED };
   }
 }
 
@@ -218,7 +219,7 @@ export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promi
     }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${HOOK_HELP}\n`);
-    return 0;
+    return OK;
   }
   const agent = positionals[0];
   if (agent !== 'claude' && agent !== 'codex' && agent !== 'gemini') {
@@ -312,7 +313,7 @@ export async function decidePayload(agent: Agent, raw: string, ctx: DecideContex
   if (event.seam === 'agent-event' && event.agent === undefined) event.agent = agent;
 
   const policy = await ctx.policyFor(event);
-  if (policy === undefined) return { stdout: '', stderr: '', exitCode: 0 };
+  if (policy === undefined) return { stdout: '', stderr: '', exitCode: HOOK_ANSWERED };
   if ('error' in policy) return failClosed(agent, name, policy.error, ctx.failOpen);
 
   // The stop seam: the turn's facts from the transcript, and the loop guard's count.
@@ -362,11 +363,11 @@ async function decideGemini(raw: string, ctx: DecideContext): Promise<HookAnswer
     return failClosed('gemini', eventNameOf(raw), `the payload is not JSON: ${(err as Error).message}`, ctx.failOpen);
   }
   const decoded = decodeGeminiPayload(value);
-  if (decoded.kind === 'other') return { stdout: '', stderr: '', exitCode: 0 };
+  if (decoded.kind === 'other') return { stdout: '', stderr: '', exitCode: HOOK_ANSWERED };
   if (decoded.kind === 'error') return failClosed('gemini', decoded.event, `the payload cannot be read: ${decoded.message}`, ctx.failOpen);
   try {
     const policy = await ctx.policyFor(decoded.event);
-    if (policy === undefined) return { stdout: '', stderr: '', exitCode: 0 };
+    if (policy === undefined) return { stdout: '', stderr: '', exitCode: HOOK_ANSWERED };
     if ('error' in policy) return failClosed('gemini', GEMINI_TOOL_EVENT, policy.error, ctx.failOpen);
     const decision = await evaluateInTime(policy, decoded.event, inTime('gemini', decoded.event, ctx));
     return withProblems(geminiAnswer(decision), decision);

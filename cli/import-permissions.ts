@@ -8,6 +8,7 @@ import { diagnostic, IR_VERSION, type Diagnostic, type PolicyIR } from '../engin
 import { importPermissions, type PermissionImportOptions } from '../bridges/index.js';
 import { printRules } from '../dsl/index.js';
 import type { Io } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export interface PermissionImportRequest {
@@ -48,7 +49,7 @@ export function importPermissionFile(req: PermissionImportRequest, io: Io): numb
     if (req.to === 'ir') out['ir'] = ir;
     else out['dshpolicy'] = printed.text;
     io.stdout.write(`${JSON.stringify(out)}\n`);
-    return ok ? 0 : 1;
+    return ok ? OK : FAILED;
   }
   const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
   const sources = new SourceCache();
@@ -56,5 +57,5 @@ export function importPermissionFile(req: PermissionImportRequest, io: Io): numb
   for (const d of diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
   if (diagnostics.length > 0) io.stderr.write(`${ok ? style.yellow('imported') : style.red('failed')}: ${summarize(diagnostics) || 'notes only'}\n`);
   io.stdout.write(req.to === 'ir' ? `${JSON.stringify(ir, null, 2)}\n` : printed.text);
-  return ok ? 0 : 1;
+  return ok ? OK : FAILED;
 }

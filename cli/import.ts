@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { diagnostic, IR_VERSION, type Diagnostic, type PolicyIR } from '../engine/index.js';
 import { compileHooks, loadHooksText, type Agent, type PermissionImportOptions } from '../bridges/index.js';
 import { alternatives, format, guard, UsageError, type Io } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { importPermissionFile } from './import-permissions.js';
 import { buildReport, renderReport } from './import-report.js';
 import { printHooks } from './print-hooks.js';
@@ -58,7 +59,7 @@ export function importCommand(argv: string[], io: Io): number {
   );
   if (values.help) {
     io.stdout.write(`${IMPORT_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const [agentWord, ...rest] = positionals;
@@ -107,7 +108,7 @@ export function importCommand(argv: string[], io: Io): number {
     else if (to === 'ir') out['ir'] = ir;
     else out['dshpolicy'] = printed.text;
     io.stdout.write(`${JSON.stringify(out)}\n`);
-    return ok ? 0 : 1;
+    return ok ? OK : FAILED;
   }
   const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
   const sources = new SourceCache();
@@ -121,5 +122,5 @@ export function importCommand(argv: string[], io: Io): number {
   } else {
     io.stdout.write(printed.text);
   }
-  return ok ? 0 : 1;
+  return ok ? OK : FAILED;
 }

@@ -44,6 +44,7 @@ import {
 import { MAX_HANDLER_TIMEOUT_SEC } from '../bridges/hook.js';
 import { format, guard, UsageError, type Format, type Io } from './args.js';
 import { unifiedDiff } from './diff.js';
+import { FAILED, OK } from './exit-codes.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
 import { terminalSafe } from './untrusted.js';
@@ -377,18 +378,18 @@ interface TrustReport {
 function emit(io: Io, fmt: string, report: Report, human: (style: Style) => string[], sources: SourceCache): number {
   if (fmt === 'json') {
     io.stdout.write(`${JSON.stringify(report)}\n`);
-    return report.ok ? 0 : 1;
+    return report.ok ? OK : FAILED;
   }
   const errStyle = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
   const outStyle = io.stdout === process.stdout ? styleFor(process.stdout) : PLAIN;
   for (const d of report.diagnostics) io.stderr.write(`${renderDiagnostic(d, sources, errStyle)}\n\n`);
   if (!report.ok) {
     io.stderr.write(`${errStyle.red('refused')}: ${summarize(report.diagnostics) || 'nothing written'}; nothing was written\n`);
-    return 1;
+    return FAILED;
   }
   const text = human(outStyle);
   if (text.length > 0) io.stdout.write(`${text.join('\n')}\n`);
-  return 0;
+  return OK;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -433,7 +434,7 @@ export function installCommand(argv: string[], io: Io, context: InstallContext =
   const { values, positionals } = guard(() => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${INSTALL_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const agent = agentOf(positionals, 'install');
@@ -754,7 +755,7 @@ export function uninstallCommand(argv: string[], io: Io, context: InstallContext
   const { values, positionals } = guard(() => parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${UNINSTALL_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const agent = agentOf(positionals, 'uninstall');

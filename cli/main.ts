@@ -1,8 +1,9 @@
 /**
  * The dshpolicy command line: one file per subcommand; this one dispatches.
  */
-import { hookCrashAnswer, INTERNAL_ERROR_EXIT, internalErrorText } from './crash.js';
+import { hookCrashAnswer, internalErrorText } from './crash.js';
 import { UsageError, type Io } from './args.js';
+import { INTERNAL, OK, USAGE } from './exit-codes.js';
 
 const HELP = `dshpolicy: a declarative policy engine for AI coding agents
 
@@ -54,16 +55,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${HELP}\n`);
-    return name === undefined ? 2 : 0;
+    return name === undefined ? USAGE : OK;
   }
   if (name === '--version' || name === '-V') {
     io.stdout.write(`${VERSION}\n`);
-    return 0;
+    return OK;
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     io.stderr.write(`error: unknown command \`${name}\`\n\n${HELP}\n`);
-    return 2;
+    return USAGE;
   }
   const cmd = await load();
   try {
@@ -71,7 +72,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr.write(`error: ${err.message}\n\n${cmd.help}\n`);
-      return 2;
+      return USAGE;
     }
     // hook mode fails closed: an agent reads 70 as "no opinion" and goes ahead
     if (name === 'hook') {
@@ -80,7 +81,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return answer.exitCode;
     }
     io.stderr.write(internalErrorText(err));
-    return INTERNAL_ERROR_EXIT;
+    return INTERNAL;
   }
 }
 

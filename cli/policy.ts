@@ -9,6 +9,7 @@ import { agentImporter, compileHooks, loadClaudeHooksText, loadCodexHooksText } 
 import { compileFiles, decodeSource } from '../dsl/index.js';
 import { compilePolicy, hasErrors, mergedUnprotected, validateIR, type CompiledPolicy, type Diagnostic, type PolicyIR, IR_VERSION } from '../engine/index.js';
 import type { Io } from './args.js';
+import { FAILED } from './exit-codes.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export interface LoadedPolicy {
@@ -113,11 +114,11 @@ export function loadPolicies(files: string[], hooks: HookFiles = {}): LoadedPoli
 export function refuseToRun(loaded: LoadedPolicy, json: boolean, io: Io): number {
   if (json) {
     io.stdout.write(`${JSON.stringify({ ok: false, diagnostics: loaded.diagnostics })}\n`);
-    return 1;
+    return FAILED;
   }
   const style = io.stderr === process.stderr ? styleFor(process.stderr) : PLAIN;
   const sources = new SourceCache();
   for (const d of loaded.diagnostics.filter((x) => x.severity !== 'info')) io.stderr.write(`${renderDiagnostic(d, sources, style)}\n\n`);
   io.stderr.write(`the policy does not compile: ${summarize(loaded.diagnostics)}\n`);
-  return 1;
+  return FAILED;
 }

@@ -31,6 +31,7 @@ import {
 } from '../engine/index.js';
 import { claudeTranscriptBatches, codexRolloutBatches, readTranscriptHead, type TranscriptHead, type TranscriptItem } from '../bridges/index.js';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
+import { FAILED, OK } from './exit-codes.js';
 import { loadPolicies, refuseToRun } from './policy.js';
 import { PLAIN, styleFor, summarize, type Style } from './render.js';
 import { describeEvent, eventText, explainShort } from './table.js';
@@ -570,7 +571,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.stdout.write(`${REPLAY_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['table', 'json'], 'table');
   const { policies, hooks } = policyInputs(values);
@@ -651,7 +652,7 @@ export async function replayCommand(argv: string[], io: Io): Promise<number> {
     await out.write(renderSummary(summary, { runHooks: opts.runner !== undefined, style }));
   }
   await out.flush();
-  return summary.failedFiles > 0 ? 1 : 0;
+  return summary.failedFiles > 0 ? FAILED : OK;
 }
 
 // ---------------------------------------------------------------------------------------------

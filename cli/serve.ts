@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compilePolicy, type CompiledPolicy } from '../engine/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
+import { FAILED, HOOK_BLOCK, OK } from './exit-codes.js';
 import { decidePayload, discoverPolicies, failClosed, MAX_PAYLOAD } from './hook.js';
 import { loadPolicies } from './policy.js';
 import { terminalSafe } from './untrusted.js';
@@ -117,7 +118,7 @@ export async function startServer(opts: ServeOptions): Promise<{ server: Server;
             },
           });
     // An http hook cannot block through its status: what a command hook says with exit 2, JSON says here.
-    const body = answer.exitCode === 2 ? `${JSON.stringify({ decision: 'block', reason: answer.stderr.trim() })}\n` : answer.stdout;
+    const body = answer.exitCode === HOOK_BLOCK ? `${JSON.stringify({ decision: 'block', reason: answer.stderr.trim() })}\n` : answer.stdout;
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
   }
   await new Promise<void>((ok, fail) => {
@@ -148,7 +149,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     }, allowPositionals: false, strict: true }));
   if (values.help) {
     io.stdout.write(`${SERVE_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
@@ -163,7 +164,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     started = await startServer({ policies, host: values.host ?? '127.0.0.1', port, failOpen: values['fail-open'] === true });
   } catch (err) {
     io.stderr.write(`error: cannot listen on ${values.host ?? '127.0.0.1'}:${port}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
-    return 1;
+    return FAILED;
   }
   if (fmt === 'json') io.stdout.write(`${JSON.stringify({ url: started.url, policies: policies.map((p) => resolve(p)) })}\n`);
   // The policy files may be found in the repository's .dshpolicy/: their names are escaped.
@@ -177,5 +178,5 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  return 0;
+  return OK;
 }

@@ -29,6 +29,7 @@ import { alternatives, guard, tooManyWarnings, UsageError, WARNING_OPTIONS, warn
 import { NEEDS_HOOKS } from './check.js';
 import { computeCoverage, renderCoverage, type CoverageCase, type CoverageReport } from './coverage.js';
 import { FixtureReadError, readFixtures } from './eval.js';
+import { FAILED, OK } from './exit-codes.js';
 import { discoverPolicies } from './hook.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';
@@ -271,7 +272,7 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
     }, allowPositionals: true, strict: true }));
   if (values.help) {
     io.stdout.write(`${TEST_HELP}\n`);
-    return 0;
+    return OK;
   }
   const fmt = values.format ?? 'human';
   if (!(FORMATS as readonly string[]).includes(fmt)) {
@@ -351,7 +352,7 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
     io.stdout.write(renderHuman(results, counts, ok, values.verbose === true, style, coverage, tooMany));
     if (warnings.length > 0 && tooMany === undefined) io.stderr.write(`policy: ${summarize(warnings)} (run \`dshpolicy check\` to see them)\n`);
   }
-  return ok ? 0 : 1;
+  return ok ? OK : FAILED;
 }
 
 function isFixtureFile(f: string): boolean {
@@ -378,7 +379,7 @@ function reportPolicyErrors(diagnostics: Diagnostic[], format: TestFormat, io: I
     for (const d of diagnostics.filter((x) => x.severity !== 'info')) io.stdout.write(`${renderDiagnostic(d, sources, style)}\n\n`);
     io.stdout.write(`${style.red('failed')}: ${message}\n`);
   }
-  return 1;
+  return FAILED;
 }
 
 /** A case as JSON: where it is, its status, what was expected and what was decided. */
