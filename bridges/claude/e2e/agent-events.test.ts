@@ -142,8 +142,9 @@ const json = (value: unknown): CommandHandler => command(printJson(value));
 const on = (event: string, matcher: string | undefined, ...handlers: CommandHandler[]): HooksSettings => ({ [event]: [group(handlers, matcher)] });
 const specific = (event: string, fields: Record<string, unknown>): unknown => ({ hookSpecificOutput: { hookEventName: event, ...fields } });
 const decisionJson = (decision: Record<string, unknown>): CommandHandler => json(specific('PermissionRequest', { decision }));
-/** Saves the payload, then runs `then`. */
-const savePayload = (then = ''): string => `cat > ${projectPath('payload.json')}${then === '' ? '' : `; ${then}`}`;
+/** Saves the payload (whole or not at all: written aside, then renamed), then runs `then`. */
+const savePayload = (then = ''): string =>
+  `cat > ${projectPath('payload.json.part')} && mv ${projectPath('payload.json.part')} ${projectPath('payload.json')}${then === '' ? '' : `; ${then}`}`;
 /** Runs `then` only while `stop_hook_active` is false (so a blocking hook blocks once). */
 const unlessContinuing = (then: string): string => `payload=$(cat); case "$payload" in *'"stop_hook_active":true'*) exit 0;; esac; ${then}`;
 const touch = (file: string): string => `touch ${projectPath(file)}`;
@@ -399,7 +400,12 @@ async function observeReal(row: Row): Promise<RealSide> {
   if (row.event !== 'SubagentStop') {
     for (const text of texts) for (const m of text.matchAll(CONTEXT_LINE)) if (m[1] === row.event && !contexts.includes(m[2]!)) contexts.push(m[2]!);
   }
-  // SessionEnd and StopFailure run after the last stream line: their files tell whether they ran.
+  // SessionEnd and StopFailure run after the last stream line: their files tell whether they ran,
+  // and their hook may still be writing when the CLI has exited, so give it a moment
+  if (row.situation === 'session' || row.situation === 'api-error') {
+    const files = Object.entries(row.files ?? {}).filter(([, expected]) => expected).map(([f]) => f);
+    for (const until = Date.now() + 5_000; Date.now() < until && !files.every((f) => run.exists(f)); ) await new Promise((r) => setTimeout(r, 50));
+  }
   const started = run.hookEvents.some((e) => e.subtype === 'hook_started' && e.hook_event === row.event);
   const wrote = Object.keys(row.files ?? {}).some((f) => run.exists(f));
   const fired = row.situation === 'session' || row.situation === 'api-error' ? wrote : started;
