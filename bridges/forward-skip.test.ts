@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claudeTranscriptBatches } from './claude/transcript.js';
-import type { IterateOptions, TranscriptItem } from './shared/transcript.js';
+import type { IterateOptions, TranscriptItem } from './common/transcript.js';
 import { codexRolloutBatches } from './codex/rollout.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dshpolicy-forward-skip-'));

@@ -46,7 +46,7 @@ export const agentImporter: Importer = (req) => {
   return imported && { rules: imported.rules, diagnostics: imported.diagnostics, tests: imported.tests };
 };
 export { claudeAnswer } from './claude/answer.js';
-export type { HookAnswer } from './shared/answer.js';
+export type { HookAnswer } from './common/answer.js';
 export { codexAnswer, type CodexAnswerOptions } from './codex/answer.js';
 
 // `dshpolicy install` / `uninstall`: our entries in the agents' hooks files (and Codex's trust).
@@ -61,7 +61,7 @@ export {
   type JsonObject,
   type OurHandler,
   type WantedGroup,
-} from './shared/hooks-json.js';
+} from './common/hooks-json.js';
 export { claudeCommandHandler, claudeHttpHandler, claudeWantedGroups, planClaudeInstall, planClaudeUninstall } from './claude/install.js';
 export {
   codexCommandHandler,
@@ -83,7 +83,7 @@ export { handlerTimeout, hookDeadlineSec, hookTimeoutLints, runHookTimeoutMs, MI
 export { CLAUDE_EVENTS, allowedHandlerTypes } from './claude/events.js';
 export { CODEX_EVENTS } from './codex/events.js';
 export { readClaudeTurn, iterateClaudeTranscript, claudeTranscriptBatches } from './claude/transcript.js';
-export type { TurnFacts, ReadTurnOptions, TranscriptItem, IterateOptions } from './shared/transcript.js';
+export type { TurnFacts, ReadTurnOptions, TranscriptItem, IterateOptions } from './common/transcript.js';
 export { readCodexTurn, iterateCodexRollout, codexRolloutBatches } from './codex/rollout.js';
 export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';
 export { exportGeminiPolicy, EXPORT_PRIORITY } from './gemini/export.js';

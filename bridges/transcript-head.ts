@@ -3,7 +3,7 @@
  * the head of the file only (at most 4 MiB).
  */
 import { open } from 'node:fs/promises';
-import { isObject, parseLine, readLinesForward } from './shared/transcript.js';
+import { isObject, parseLine, readLinesForward } from './common/transcript.js';
 
 export type TranscriptAgent = 'claude' | 'codex';
 

@@ -2,7 +2,7 @@
  * The architecture's arrows, checked on the source: a folder imports another only through that
  * folder's index.ts, and only along the allowed arrows. (The TypeScript project references make
  * the build fail on a wrong arrow; this also covers deep imports that would bypass index.ts.)
- * Inside bridges/, an agent's folder reaches another agent's only through bridges/shared/.
+ * Inside bridges/, an agent's folder reaches another agent's only through bridges/common/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -21,7 +21,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   bench: ['engine', 'dsl'],
 };
 
-/** The agents' folders of bridges/; what more than one of them reads lives in bridges/shared/. */
+/** The agents' folders of bridges/; what more than one of them reads lives in bridges/common/. */
 const AGENTS = ['claude', 'codex', 'gemini'];
 
 /** Public entries besides index.ts: bridges/hook.ts is hook mode's, without the loaders. */
@@ -57,11 +57,11 @@ describe('layering', () => {
     });
   }
 
-  it('bridges/: an agent\'s folder imports bridges/shared/, not another agent\'s folder; bridges/shared/ imports no agent', () => {
+  it('bridges/: an agent\'s folder imports bridges/common/, not another agent\'s folder; bridges/common/ imports no agent', () => {
     const problems: string[] = [];
     for (const file of sources('bridges')) {
       const from = file.split('/')[1]!;
-      if (!AGENTS.includes(from) && from !== 'shared') continue;
+      if (!AGENTS.includes(from) && from !== 'common') continue;
       const text = readFileSync(join(root, file), 'utf8');
       for (const m of text.matchAll(IMPORT)) {
         const spec = m[1] ?? m[2]!;
@@ -69,7 +69,7 @@ describe('layering', () => {
         const target = relative(root, resolve(root, dirname(file), spec));
         const [top, to] = target.split('/');
         if (top !== 'bridges' || to === from || !AGENTS.includes(to!)) continue;
-        problems.push(`${file}: imports ${spec} (another agent's folder; put what both use in bridges/shared/)`);
+        problems.push(`${file}: imports ${spec} (another agent's folder; put what both use in bridges/common/)`);
       }
     }
     expect(problems).toEqual([]);

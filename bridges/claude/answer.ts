@@ -5,7 +5,7 @@
  * only where an event's answer has no JSON form.
  */
 import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
-import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../shared/answer.js';
+import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../common/answer.js';
 
 function context(d: AnyDecision): string | undefined {
   return d.context.length > 0 ? d.context.join('\n\n') : undefined;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadClaudeHooksText } from './index.js';
-import { DSHPOLICY_MARK, findDshpolicyHandlers, formattingOf, isDshpolicyHandler, jsonEqual, type WantedGroup } from '../shared/hooks-json.js';
+import { DSHPOLICY_MARK, findDshpolicyHandlers, formattingOf, isDshpolicyHandler, jsonEqual, type WantedGroup } from '../common/hooks-json.js';
 import { claudeCommandHandler, claudeHttpHandler, claudeWantedGroups, planClaudeInstall, planClaudeUninstall } from './install.js';
 
 const FILE = '/p/.claude/settings.json';

@@ -1,7 +1,7 @@
 /**
  * Installing dshpolicy's hook into a Claude Code settings file: our handlers (a command, or an
  * http one for `dshpolicy serve`), one group per event, and the edit of the file as
- * ../shared/hooks-json.ts makes it, checked by Claude Code's own reader, with warnings about what
+ * ../common/hooks-json.ts makes it, checked by Claude Code's own reader, with warnings about what
  * in the file would keep Claude Code from running our hooks. Pure text in, text out.
  */
 import type { Diagnostic } from '../../engine/index.js';
@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type OurHandler,
   type WantedGroup,
-} from '../shared/hooks-json.js';
+} from '../common/hooks-json.js';
 import { TOOL_EVENTS } from './events.js';
 import { parseJson } from './json.js';
 import { loadClaudeHooksText } from './index.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyOf, lastProp, members, nodeAt } from '../shared/tree.js';
+import { keyOf, lastProp, members, nodeAt } from '../common/tree.js';
 import { MAX_DEPTH, parseJson, valueOf } from './json.js';
 
 describe('claude json: positions and pointers', () => {

@@ -1,13 +1,13 @@
 /**
  * Strict JSON as Claude Code reads its files (`JSON.parse`: no comments, no trailing commas, the
- * last of two equal keys wins), into the shared value tree (shared/json.ts), and the messages for
+ * last of two equal keys wins), into the shared value tree (common/json.ts), and the messages for
  * what it rejects: every syntax error (up to a bound), in Claude Code's terms. A byte-order mark is
  * read past, as Claude Code's CLI does, with a note; deep nesting is refused before parsing.
  */
 import { printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { diagnostic, LineIndex, type Diagnostic } from '../../engine/index.js';
-import { readJson } from '../shared/json.js';
-import { members, setOwn, type ValueNode } from '../shared/tree.js';
+import { readJson } from '../common/json.js';
+import { members, setOwn, type ValueNode } from '../common/tree.js';
 
 /** Deeper than any settings file needs, far below where the parser would run out of stack. */
 export const MAX_DEPTH = 128;

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../engine/index.js';
 import type { HooksConfig } from '../config.js';
-import { members } from '../shared/tree.js';
+import { members } from '../common/tree.js';
 import { CLAUDE_EVENTS, CLAUDE_HOOKS_SCHEMA, HANDLER_TYPES, loadClaudeHooksText, validateHooksDocument } from './index.js';
 import { parseJson } from './json.js';
 import { detectKind, inferPluginRoot, isOnePermissionRule, MAX_DIAGNOSTICS } from './load.js';

@@ -13,7 +13,7 @@
 import { basename, posix } from 'node:path';
 import { CLAUDE_CODE_TOOLS, diagnostic, isHttpUrl, sortDiagnostics, type Diagnostic, type Severity, type Span } from '../../engine/index.js';
 import type { HookHandler, HooksConfig, Layer, MatcherGroup, SourceRef } from '../config.js';
-import { keyOf, lastProp, members, nodeAt, pointerSegments, setOwn, shadowed, type Prop, type ValueNode } from '../shared/tree.js';
+import { keyOf, lastProp, members, nodeAt, pointerSegments, setOwn, shadowed, type Prop, type ValueNode } from '../common/tree.js';
 import { claudeDedupKey } from './dedup.js';
 import {
   allowedHandlerTypes, CLAUDE_EVENTS, CLAUDE_SDK_ONLY_EVENTS, closest, HANDLER_TYPES, isClaudeEvent, NO_MATCHER_EVENTS, TOOL_EVENTS,

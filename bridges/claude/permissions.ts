@@ -28,7 +28,7 @@
 import path from 'node:path';
 import { diagnostic, parseClaudeRule, sortDiagnostics, type Diagnostic, type Rule, type Span } from '../../engine/index.js';
 import type { ImportedPolicy, PermissionImportOptions } from '../permissions.js';
-import { keyOf, members, shadowed, type Prop, type ValueNode } from '../shared/tree.js';
+import { keyOf, members, shadowed, type Prop, type ValueNode } from '../common/tree.js';
 import { parseJson, type JsonDoc } from './json.js';
 import { generalNote, type Family } from './permissions-notes.js';
 import { translateRule } from './permissions-rule.js';

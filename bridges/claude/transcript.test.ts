@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../engine/index.js';
-import { readLineBatchesForward, readLinesBackward, readLinesForward, type RawLine, type TranscriptItem } from '../shared/transcript.js';
+import { readLineBatchesForward, readLinesBackward, readLinesForward, type RawLine, type TranscriptItem } from '../common/transcript.js';
 import { iterateClaudeTranscript, readClaudeTurn } from './transcript.js';
 
 const FIXTURES = join(import.meta.dirname, 'testdata', 'transcripts');

@@ -19,7 +19,7 @@
  * The readers here never throw: problems are diagnostics.
  *
  * The line machinery (backward and forward readers, the turn drivers, the item and facts types) is
- * shared with the Codex rollout reader, in ../shared/transcript.ts.
+ * shared with the Codex rollout reader, in ../common/transcript.ts.
  */
 import type { ToolCall } from '../../engine/index.js';
 import {
@@ -37,7 +37,7 @@ import {
   type TranscriptItem,
   type TurnFacts,
   type TurnReader,
-} from '../shared/transcript.js';
+} from '../common/transcript.js';
 
 const CLAUDE: TurnReader = { code: 'claude/transcript', noun: 'transcript', classify: classifyClaude };
 

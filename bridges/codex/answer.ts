@@ -6,7 +6,7 @@
  * is left to Codex, which is what an allow amounts to there.
  */
 import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
-import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../shared/answer.js';
+import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../common/answer.js';
 
 export interface CodexAnswerOptions {
   /** What an `ask` becomes: `deny` (the default) or `none` (Codex's own approval flow decides). */

@@ -20,8 +20,8 @@ import {
   type HooksJsonEdit,
   type JsonObject,
   type WantedGroup,
-} from '../shared/hooks-json.js';
-import { decodeBasic } from '../shared/toml.js';
+} from '../common/hooks-json.js';
+import { decodeBasic } from '../common/toml.js';
 import { codexEvent } from './events.js';
 import { parseJson } from './json.js';
 import { loadCodexFile } from './load.js';

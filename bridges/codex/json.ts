@@ -1,12 +1,12 @@
 /**
  * hooks.json as Codex reads it: strict JSON (no comments, no trailing commas, no byte-order mark),
- * at most 127 levels deep, into the shared value tree (shared/json.ts) with a span on every node;
+ * at most 127 levels deep, into the shared value tree (common/json.ts) with a span on every node;
  * a file Codex cannot read gets one diagnostic, at its first problem, in Codex's words.
  */
 import { printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { diagnostic, type Diagnostic, type LineIndex } from '../../engine/index.js';
-import { readJson } from '../shared/json.js';
-import type { ValueNode } from '../shared/tree.js';
+import { readJson } from '../common/json.js';
+import type { ValueNode } from '../common/tree.js';
 
 /** Codex's JSON reader gives up beyond this many nested arrays and objects. */
 export const MAX_JSON_DEPTH = 127;

@@ -9,7 +9,7 @@
 import type { ErrorObject } from 'ajv';
 import { checkRegex, diagnostic, LineIndex, type Diagnostic, type Span } from '../../engine/index.js';
 import type { HookHandler, HooksConfig, Layer, MatcherGroup } from '../config.js';
-import { nodeAt, prop, type ValueNode } from '../shared/tree.js';
+import { nodeAt, prop, type ValueNode } from '../common/tree.js';
 import { CLAUDE_ONLY_EVENTS, CLAUDE_ONLY_TOOLS, CODEX_EVENTS, codexEvent, codexMatcherKind, suggestEvent } from './events.js';
 import { parseJson } from './json.js';
 import { COMMAND_KEYS, GROUP_KEYS, validateCodexHooks } from './schema.js';

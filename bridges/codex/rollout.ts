@@ -45,7 +45,7 @@ import {
   type TranscriptItem,
   type TurnFacts,
   type TurnReader,
-} from '../shared/transcript.js';
+} from '../common/transcript.js';
 
 const CODEX: TurnReader = { code: 'codex/rollout', noun: 'rollout', classify: classifyCodex };
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { stringify } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { LineIndex } from '../../engine/index.js';
-import { nodeAt, type ValueNode } from '../shared/tree.js';
+import { nodeAt, type ValueNode } from '../common/tree.js';
 import { parseToml } from './toml.js';
 
 function lineOf(text: string, pointer: string): { line: number; column: number; key?: { line: number; column: number } } {

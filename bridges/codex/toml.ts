@@ -1,12 +1,12 @@
 /**
- * config.toml as Codex reads it, into the shared value tree (shared/toml.ts): integers as bigints,
+ * config.toml as Codex reads it, into the shared value tree (common/toml.ts): integers as bigints,
  * so `1` and `1.0` stay apart as they do for Codex's reader and no integer loses digits; at most
  * 128 levels of tables and arrays; every problem in Codex's words, and problems inside `[hooks]`
  * at their line.
  */
 import { diagnostic, type Diagnostic, type LineIndex } from '../../engine/index.js';
-import { readToml, tomlPlaces, tomlTree } from '../shared/toml.js';
-import type { ValueNode } from '../shared/tree.js';
+import { readToml, tomlPlaces, tomlTree } from '../common/toml.js';
+import type { ValueNode } from '../common/tree.js';
 
 export interface TomlParse {
   root?: ValueNode;

@@ -1,9 +1,9 @@
 /**
- * Codex's reading of the shared value tree (shared/tree.ts): pointers and kinds in the words of
+ * Codex's reading of the shared value tree (common/tree.ts): pointers and kinds in the words of
  * its messages, and the plain value its schema checks see (integers as numbers, TOML dates apart
  * from strings).
  */
-import { pointerSegments, setOwn, type ValueKind, type ValueNode } from '../shared/tree.js';
+import { pointerSegments, setOwn, type ValueKind, type ValueNode } from '../common/tree.js';
 
 /** `/hooks/PreToolUse/0/hooks/1/timeout` → `hooks.PreToolUse[0].hooks[1].timeout` (for messages). */
 export function pointerPath(pointer: string): string {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { diagnostic, type Diagnostic, type Span } from '../../engine/index.js';
 import type { HookHandler, MatcherGroup } from '../config.js';
-import { keyOf, pointerSegments, prop, type ValueNode } from '../shared/tree.js';
+import { keyOf, pointerSegments, prop, type ValueNode } from '../common/tree.js';
 import { codexEvent, codexUsesMatcher } from './events.js';
 
 export interface CodexHookState {

@@ -13,7 +13,7 @@
  * goes in `hookSpecificOutput.tool_input`. Only `BeforeTool` is decided: other events get nothing.
  */
 import type { AnyDecision, PreToolEvent } from '../../engine/index.js';
-import { answerJson as json, reasonOf, SILENT, type HookAnswer } from '../shared/answer.js';
+import { answerJson as json, reasonOf, SILENT, type HookAnswer } from '../common/answer.js';
 import { GEMINI_TO_DSH } from './tools.js';
 
 /** The one Gemini CLI hook event dshpolicy decides. */

@@ -5,8 +5,8 @@
  * the one regex it tests against the call's arguments (policy/utils.ts, `buildArgsPatterns`).
  */
 import { diagnostic, LineIndex, type Diagnostic, type Span } from '../../engine/index.js';
-import { placeSpan, readToml, tomlPlaces } from '../shared/toml.js';
-import { childPointer } from '../shared/tree.js';
+import { placeSpan, readToml, tomlPlaces } from '../common/toml.js';
+import { childPointer } from '../common/tree.js';
 import { checkJsRegex, isSafeForGemini } from './jsregex.js';
 import { DSH_TO_GEMINI, editDistance, GEMINI_BUILTIN_TOOLS, GEMINI_SHELL_TOOL, mapToolName } from './tools.js';
 

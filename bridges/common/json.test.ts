@@ -6,7 +6,7 @@ import { lastProp, members, prop, shadowed } from './tree.js';
 const LIMITS: JsonLimits = { maxDepth: 128, depthInComments: false };
 const read = (text: string, limits = LIMITS) => readJson(text, { file: 'f.json', lines: new LineIndex(text) }, limits);
 
-describe('shared json: the tree', () => {
+describe('common json: the tree', () => {
   it('gives every value its pointer, its kind as written, its span and its key span', () => {
     const root = read('{"a": [1, 1.0, "x", true, null], "b/c": {}}').root!;
     const a = prop(root, 'a')!;
@@ -48,7 +48,7 @@ describe('shared json: the tree', () => {
   });
 });
 
-describe('shared json: depth', () => {
+describe('common json: depth', () => {
   it('measures nesting outside strings only', () => {
     expect(nestingTooDeep('[[["[[[[["]]]', 3, true)).toBeUndefined();
     expect(nestingTooDeep('[[[[', 3, true)).toBe(3);

@@ -5,7 +5,7 @@ import { nodeAt } from './tree.js';
 
 const src = (text: string) => ({ file: 'c.toml', lines: new LineIndex(text) });
 
-describe('shared toml', () => {
+describe('common toml', () => {
   it('reads integers as bigints or as numbers, as the caller asks', () => {
     const text = 'a = 5\nb = 5.0\nbig = 99999999999999999999\n';
     expect(readToml(text, src(text), { integersAsBigInt: true }).value).toEqual({ a: 5n, b: 5, big: 99999999999999999999n });
