@@ -21,7 +21,7 @@ import {
   type JsonObject,
   type WantedGroup,
 } from '../common/hooks-json.js';
-import { decodeBasic } from '../common/toml.js';
+import { decodeBasic, multilineStringEnd } from '../common/toml.js';
 import { codexEvent } from './events.js';
 import { parseJson } from './json.js';
 import { loadCodexFile } from './load.js';
@@ -205,19 +205,9 @@ function scanStatements(text: string): Statement[] {
     return close + 1;
   };
   const multilineEnd = (from: number, q: string) => {
-    const delim = q.repeat(3);
-    for (let i = from + 3; i < text.length; i++) {
-      if (q === '"' && text[i] === '\\') {
-        i++;
-        continue;
-      }
-      if (text.startsWith(delim, i)) {
-        let end = i + 3;
-        while (end < text.length && end < i + 5 && text[end] === q) end++;
-        return end;
-      }
-    }
-    throw new Error('unterminated string');
+    const end = multilineStringEnd(text, from, q);
+    if (end === undefined) throw new Error('unterminated string');
+    return end;
   };
   const readKey = (): KeySeg[] => {
     const segs: KeySeg[] = [];

@@ -313,8 +313,12 @@ function endOfBasic(text: string, start: number): number {
   return text.length;
 }
 
-/** Just past the closing delimiter of the multi-line string that opens at `start` (up to two extra quotes belong to it). */
-function endOfMultiline(text: string, start: number, quote: string): number {
+/**
+ * Just past the closing delimiter of the multi-line string (`"""` or `'''`) that opens at `start`;
+ * up to two extra quotes belong to it. Undefined when it is not closed. Codex's config editing
+ * (codex/install.ts) scans strings with it too.
+ */
+export function multilineStringEnd(text: string, start: number, quote: string): number | undefined {
   const delim = quote.repeat(3);
   for (let i = start + 3; i < text.length; i++) {
     if (quote === '"' && text[i] === '\\') {
@@ -327,7 +331,12 @@ function endOfMultiline(text: string, start: number, quote: string): number {
       return end;
     }
   }
-  return text.length;
+  return undefined;
+}
+
+/** `multilineStringEnd`, or the end of the text when the string is not closed. */
+function endOfMultiline(text: string, start: number, quote: string): number {
+  return multilineStringEnd(text, start, quote) ?? text.length;
 }
 
 /** The value of a TOML basic string's body (between the quotes). */
