@@ -131,9 +131,9 @@ const MAX_PATTERN = 2000;
  * text every matching path has, split so that each pattern stays within gemini cli's length cap.
  * Empty when a glob has no such text (every path: the tool as a whole); null for a negated glob.
  */
-export function pathArgsPatterns(sel: Extract<Selector, { kind: 'path' }>, effect: 'deny' | 'ask'): string[] | null {
-  const fold = sel.case !== undefined ? sel.case === 'fold' : true;
-  void effect;
+export function pathArgsPatterns(sel: Extract<Selector, { kind: 'path' }>): string[] | null {
+  // a deny or ask folds case unless it says otherwise (ir.ts)
+  const fold = sel.case !== 'exact';
   const pieces: string[] = [];
   for (const g of sel.globs) {
     if (g.startsWith('!')) return null;
@@ -200,12 +200,12 @@ function isEmpty(t: Tools): boolean {
   return !t.all && t.names.length === 0;
 }
 
-/** `scope` without `covered`. */
+/** `scope` without `covered` (what a table covers is a list of names, or every tool). */
 function minus(scope: Tools, covered: Tools[]): Tools {
-  if (covered.some((c) => c.all && c.names.length === 0)) return { all: false, names: [] };
-  const coveredNames = covered.flatMap((c) => (c.all ? [] : c.names));
+  if (covered.some((c) => c.all)) return { all: false, names: [] };
+  const coveredNames = covered.flatMap((c) => c.names);
   if (scope.all) return { all: true, names: [...new Set([...scope.names, ...coveredNames])] };
-  return { all: false, names: scope.names.filter((n) => !coveredNames.some((c) => covers(c, n)) && !covered.some((c) => c.all && !c.names.some((x) => covers(x, n)))) };
+  return { all: false, names: scope.names.filter((n) => !coveredNames.some((c) => covers(c, n))) };
 }
 
 /** A rule's tools as Gemini CLI names them; every tool when it has none or a pattern. */
@@ -248,10 +248,15 @@ function judges(rule: Rule, tools: ReadonlySet<string>): boolean {
   return !rule.tools || rule.tools.some((t) => (t.includes('*') && !t.startsWith('mcp__')) || tools.has(t));
 }
 
+/** A command pattern as gemini cli would read its words: a program word quoted so that the pattern compares words (`'git' push *`) is gemini cli's own reading. */
+export function patternAsWritten(p: string): string {
+  return p.replace(/^'([A-Za-z0-9][A-Za-z0-9._+-]*)'(?= |$)/, '$1');
+}
+
 function commandPatterns(rule: Rule): string[][] | undefined {
   const sels = (rule.selectors ?? []).filter((s) => s.kind === 'command');
   if (sels.length === 0) return undefined;
-  return sels.flatMap((s) => s.patterns.map((p) => p.replace(/^'([A-Za-z0-9][A-Za-z0-9._+-]*)'(?= |$)/, '$1').split(' ').filter((w) => w !== '')));
+  return sels.flatMap((s) => s.patterns.map((p) => patternAsWritten(p).split(' ').filter((w) => w !== '')));
 }
 
 // ---------------------------------------------------------------- carving

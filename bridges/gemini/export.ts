@@ -19,7 +19,7 @@
  * what Gemini CLI's prefix would allow.
  */
 import { CLAUDE_CODE_TOOLS, CODEX_TOOLS, diagnostic, type Diagnostic, type Expr, type Rule, type Selector } from '../../engine/index.js';
-import { carve, FILE_PATH_TOOLS, JSON_STRING_TEXT, pathArgsPatterns, type Exported, type Table } from './export-safety.js';
+import { carve, FILE_PATH_TOOLS, JSON_STRING_TEXT, pathArgsPatterns, patternAsWritten, type Exported, type Table } from './export-safety.js';
 import { isSafeForGemini } from './jsregex.js';
 import { escapeForGemini } from './read.js';
 import { DSH_TO_GEMINI, GEMINI_SHELL_TOOL } from './tools.js';
@@ -222,7 +222,7 @@ function translate(rule: Rule & { effect: 'deny' | 'ask' | 'allow' }, diagnostic
     for (const s of rule.selectors ?? []) {
       if (s.kind === 'path' && rule.effect !== 'allow') {
         if (selectorClause.args) throw new Unsayable('a `path` selector beside another test of the arguments');
-        const sources = pathArgsPatterns(s as Extract<Selector, { kind: 'path' }>, rule.effect);
+        const sources = pathArgsPatterns(s as Extract<Selector, { kind: 'path' }>);
         if (sources === null) throw new Unsayable('a `path` selector with a negated glob');
         if (sources.length === 1) selectorClause.args = { kind: 'pattern', source: sources[0]! };
         else if (sources.length > 1) selectorClause.args = { kind: 'patterns', sources };
@@ -230,8 +230,7 @@ function translate(rule: Rule & { effect: 'deny' | 'ask' | 'allow' }, diagnostic
         continue;
       }
       if (s.kind !== 'command') throw new Unsayable(`a \`${s.kind}\` selector`);
-      // a program word quoted so that the pattern compares words (`'git' push *`) is gemini cli's own reading
-      const written = s.patterns.map((p) => p.replace(/^'([A-Za-z0-9][A-Za-z0-9._+-]*)'(?= |$)/, '$1'));
+      const written = s.patterns.map(patternAsWritten);
       const prefixes = written.filter((p) => p.endsWith(' *') && isPlainPrefix(p.slice(0, -2)));
       const exact = written.filter((p) => isPlainPrefix(p));
       if (prefixes.length + exact.length !== s.patterns.length || (prefixes.length > 0 && exact.length > 0)) {
