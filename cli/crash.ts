@@ -6,14 +6,14 @@
  * exit codes as decisions.
  */
 import { HOOK_ANSWERED, HOOK_BLOCK, INTERNAL, OK } from './exit-codes.js';
+import { terminalSafe } from './untrusted.js';
 
 /** The line that reports an unexpected error, with the stack when DSHPOLICY_DEBUG is set. */
 export function internalErrorText(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
   const debug = env.DSHPOLICY_DEBUG !== undefined && env.DSHPOLICY_DEBUG !== '' && env.DSHPOLICY_DEBUG !== '0';
   if (debug && err instanceof Error && err.stack) return `internal error: ${err.stack}\n`;
-  const message = err instanceof Error ? err.message : String(err);
   // one line, whatever the error's text holds
-  return `internal error: ${message.replace(/[\r\n]+/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?')}\n`;
+  return `internal error: ${terminalSafe(err instanceof Error ? err.message : String(err))}\n`;
 }
 
 /**
