@@ -10,10 +10,14 @@
  * reach a command the engine would deny through what the program does with its words. Each trait
  * is an over-approximation: true when the tables cannot rule it out.
  */
+import { programBasename as basename } from './shell/paths.js';
 import { programGrammar, type Level } from './shell/programs/grammar.js';
 import { NAME_ONLY } from './shell/programs/readers.js';
 import { PROGRAMS } from './shell/wrappers.js';
 import { CHANGER_PROGRAMS } from './writes.js';
+
+/** A word with no quotes, expansions, globs or spaces: what it says is what the command has. */
+const PLAIN_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
 
 export interface PrefixTraits {
   /** It may run another command: a wrapper, a shell, a script option, an alias. */
@@ -36,11 +40,6 @@ const RUNNING_PROGRAMS: ReadonlySet<string> = new Set([
   'find',
 ]);
 
-function basename(word: string): string {
-  const i = word.lastIndexOf('/');
-  return i < 0 ? word : word.slice(i + 1);
-}
-
 /**
  * The traits of every command that starts with `words` (the words as written: plain, no quotes, no
  * expansions). A word that is not plain (`$x`, a glob) makes every trait true.
@@ -48,7 +47,7 @@ function basename(word: string): string {
 export function prefixTraits(words: readonly string[]): PrefixTraits {
   const all: PrefixTraits = { runs: true, writes: true, reads: true };
   const first = words[0];
-  if (first === undefined || words.some((w) => w === '' || /[^A-Za-z0-9_./:=@%+,-]/.test(w))) return all;
+  if (first === undefined || words.some((w) => !PLAIN_WORD.test(w))) return all;
   const name = basename(first);
   const reads = !NAME_ONLY.has(name);
   let runs = RUNNING_PROGRAMS.has(name) || Object.hasOwn(PROGRAMS.shells, name);
@@ -109,7 +108,6 @@ function levelOf(root: Level, rest: readonly string[]): Level | undefined {
   return level.subcommands === null ? level : undefined;
 }
 
-const PLAIN_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
 
 /**
  * Whether a command that starts with the words `prefix` (any words may follow) may be one that a

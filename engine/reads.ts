@@ -18,7 +18,7 @@ import type { PreToolEvent } from './events.js';
 import { EventView } from './fields.js';
 import { pathFactsOf, MAX_CALL_PATHS, type PathFacts } from './match/path-facts.js';
 import { homeRelative, type CommandPart, type CommandView, type ShellWord } from './shell/index.js';
-import { pathOf } from './shell/paths.js';
+import { pathOf, programBasename as basename } from './shell/paths.js';
 import { computeViews } from './shell/wrappers.js';
 import { programGrammar, type Level } from './shell/programs/grammar.js';
 import { readWords, type OptionUse } from './shell/programs/read.js';
@@ -69,11 +69,6 @@ export type ReadDecider = (read: ReadQuery) => Hit[];
 
 // ---------------------------------------------------------------------------------------------
 // Which files a part reads
-
-function basename(program: string): string {
-  const slash = program.lastIndexOf('/');
-  return slash < 0 ? program : program.slice(slash + 1);
-}
 
 /**
  * The file a word may name: its text (`--opt=value`, `NAME=value`: the value), `~/...` for

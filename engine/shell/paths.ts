@@ -76,3 +76,9 @@ export function commandPaths(analysis: CommandAnalysis): CommandPaths {
   }
   return { paths, unknown };
 }
+
+/** A program word's name without its directory (`/usr/bin/git` is `git`), as the program tables know it. */
+export function programBasename(program: string): string {
+  const slash = program.lastIndexOf('/');
+  return slash < 0 ? program : program.slice(slash + 1);
+}
