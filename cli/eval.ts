@@ -130,7 +130,11 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
         }
       }
       if (result.errors) failed = true;
-      if (fmt === 'json') await writeAll(io.stdout, `${JSON.stringify(jsonLine(result))}\n`);
+      if (fmt === 'json') {
+        // wait only while the pipe is full: an await per line would cost a turn of the event loop per event
+        const full = writeAll(io.stdout, `${JSON.stringify(jsonLine(result))}\n`);
+        if (full) await full;
+      }
       else results.push(result);
     }
   } catch (err) {

@@ -93,7 +93,8 @@ export async function explainCommand(argv: string[], io: Io): Promise<number> {
   const emit = async (item: Item): Promise<void> => {
     if (item.errors) failed = true;
     if (fmt === 'json') {
-      await writeAll(io.stdout, `${JSON.stringify(jsonOf(item))}\n`);
+      const full = writeAll(io.stdout, `${JSON.stringify(jsonOf(item))}\n`);
+      if (full) await full;
       return;
     }
     if (item.errors) {
