@@ -1,4 +1,6 @@
 export * from './config.js';
+export type { Agent as AgentSpec, AgentHooks, AgentPermissions } from './agent.js';
+export { AGENTS, agentNamed, agentsWith, agentNameList } from './agents.js';
 export {
   loadClaudeHooksText,
   loadClaudeProject,
@@ -9,12 +11,11 @@ export {
 } from './claude/index.js';
 export { loadCodexHooksText, loadCodexProject, type CodexLoadOptions, type CodexProjectOptions } from './codex/index.js';
 import type { Agent, HooksConfig } from './config.js';
-import { loadClaudeHooksText } from './claude/index.js';
-import { loadCodexHooksText } from './codex/index.js';
+import { agentNamed } from './agents.js';
 
-/** Loads one hooks configuration file of either agent from its text. Never throws. */
+/** Loads one hooks configuration file of an agent that has one from its text. Never throws. */
 export function loadHooksText(agent: Agent, text: string, file: string): HooksConfig {
-  return agent === 'claude' ? loadClaudeHooksText(text, file) : loadCodexHooksText(text, file);
+  return agentNamed(agent)!.hooks!.load(text, file);
 }
 export { compileHooks, EVENT_SEAMS, type CompiledHooks } from './compile.js';
 
@@ -28,8 +29,9 @@ import { importPermissions } from './permissions.js';
  * policy's problems, so a broken hooks file fails the compile rather than dropping hooks.
  */
 export const hooksImporter: Importer = ({ agent, what, path, text }) => {
-  if (what !== 'hooks' || (agent !== 'claude' && agent !== 'codex')) return undefined;
-  const config = loadHooksText(agent, text, path);
+  const hooks = what === 'hooks' ? agentNamed(agent)?.hooks : undefined;
+  if (!hooks) return undefined;
+  const config = hooks.load(text, path);
   const compiled = compileHooks(config);
   return { rules: compiled.rules, diagnostics: [...config.diagnostics, ...compiled.diagnostics] };
 };

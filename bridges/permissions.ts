@@ -5,9 +5,7 @@
  * IR cannot say what the agent does, it says so in a diagnostic at the rule.
  */
 import type { Diagnostic, Rule, TestCase } from '../engine/index.js';
-import { importClaudePermissions } from './claude/permissions.js';
-import { importCodexRules } from './codex/rules.js';
-import { importGeminiPolicy } from './gemini/policy.js';
+import { AGENTS, agentNamed } from './agents.js';
 
 export interface ImportedPolicy {
   /** The rules, ids and spans pointing at the entries of the imported file they came from. */
@@ -31,18 +29,14 @@ export interface PermissionImportOptions {
 }
 
 /** What can be imported, as `import <agent> <what> "..."` says it. */
-export const PERMISSION_IMPORTS = [
-  { agent: 'claude', what: 'permissions' },
-  { agent: 'codex', what: 'rules' },
-  { agent: 'gemini', what: 'policy' },
-] as const;
+export const PERMISSION_IMPORTS: readonly PermissionImport[] = AGENTS.flatMap((a) => (a.permissions ?? []).map((p) => ({ agent: a.name, what: p.what })));
 
-export type PermissionImport = (typeof PERMISSION_IMPORTS)[number];
+export interface PermissionImport {
+  agent: string;
+  what: string;
+}
 
 /** Imports one file of an agent's permission language. Never throws. */
 export function importPermissions(agent: string, what: string, text: string, file: string, opts: PermissionImportOptions = {}): ImportedPolicy | undefined {
-  if (agent === 'claude' && what === 'permissions') return importClaudePermissions(text, file, opts);
-  if (agent === 'codex' && what === 'rules') return importCodexRules(text, file, opts);
-  if (agent === 'gemini' && what === 'policy') return importGeminiPolicy(text, file, opts);
-  return undefined;
+  return agentNamed(agent)?.permissions?.find((p) => p.what === what)?.import(text, file, opts);
 }

@@ -5,3 +5,4 @@ export { decodeHookResult, type RawHookResult } from './decode.js';
 export { decodeCodexHookResult } from './decode-codex.js';
 export { decodeClaudeAgentEvent, decodeCodexAgentEvent } from './decode-agent.js';
 export { isHttpUrl, runHttpHook } from './http.js';
+export { registerHookProtocol, hookProtocol, hookProtocols, dialectTitle, type HookProtocol, type HookCondition, type ConditionCall } from './protocol.js';
