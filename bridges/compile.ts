@@ -6,8 +6,9 @@
  */
 import {
   AGENT_EVENT_SEAM,
-  CLAUDE_IF_EVENTS,
+  HOOK_EVENT_SEAMS,
   agentEventInfo,
+  hookProtocol,
   diagnostic,
   type Diagnostic,
   type HookSpec,
@@ -18,13 +19,7 @@ import {
 import type { HookHandler, HooksConfig, MatcherGroup } from './config.js';
 
 /** Agent events that map onto a seam (both agents use these names). */
-export const EVENT_SEAMS: Readonly<Record<string, Seam>> = {
-  PreToolUse: 'pre-tool',
-  PostToolUse: 'post-tool',
-  UserPromptSubmit: 'prompt',
-  Stop: 'stop',
-  SessionStart: 'session-start',
-};
+export const EVENT_SEAMS = HOOK_EVENT_SEAMS;
 
 /** Events whose matcher the agents ignore. */
 const MATCHERLESS = new Set(['UserPromptSubmit', 'Stop']);
@@ -48,10 +43,21 @@ function at(h: HookHandler | MatcherGroup): { span?: NonNullable<HookHandler['so
   return out;
 }
 
+/** Whether the group's agent honours a handler option (`http`, `shell`, `if`). */
+function takes(group: MatcherGroup, option: string): boolean {
+  const p = hookProtocol(group.agent);
+  return p !== undefined && p.unsupportedOption?.(option) === undefined;
+}
+
+/** Whether the group's agent tests a handler's condition on the group's event. */
+function conditionRuns(group: MatcherGroup): boolean {
+  return (hookProtocol(group.agent)?.conditionEvents ?? []).includes(group.event);
+}
+
 function compileHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out: CompiledHooks): void {
   const where = at(h);
   const label = `\`${group.event}\` hook \`${h.command ?? h.url ?? h.type}\``;
-  if (h.type === 'http' && group.agent === 'claude' && h.url !== undefined && h.url.trim() !== '') {
+  if (h.type === 'http' && takes(group, 'http') && h.url !== undefined && h.url.trim() !== '') {
     compileHttpHandler(group, h, seam, out);
     return;
   }
@@ -82,13 +88,13 @@ function compileHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out
   }
   const hook: HookSpec = { command: h.command, dialect: group.agent, event: group.event, source: { file: h.source.file, pointer: h.source.pointer } };
   if (group.matcher !== undefined && usesMatcher(group)) hook.matcher = group.matcher;
-  if (h.shell === 'bash' && h.args === undefined && group.agent === 'claude') hook.shell = 'bash';
+  if (h.shell === 'bash' && h.args === undefined && takes(group, 'shell')) hook.shell = 'bash';
   if (h.timeoutSec !== undefined) hook.timeoutMs = Math.max(1, Math.round(h.timeoutSec * 1000));
   if (h.args !== undefined) hook.args = h.args;
   if (group.pluginRoot !== undefined) hook.pluginRoot = group.pluginRoot;
-  if (h.if !== undefined && group.agent === 'claude') {
+  if (h.if !== undefined && takes(group, 'if')) {
     // Claude Code evaluates `if` on tool events only; elsewhere the handler never runs (the loader warns).
-    if (!CLAUDE_IF_EVENTS.includes(group.event)) return;
+    if (!conditionRuns(group)) return;
     hook.if = h.if;
   }
   const rule: Rule = { id: `${h.source.file}#${h.source.pointer}`, seam, effect: 'run', hook };
@@ -98,14 +104,14 @@ function compileHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out
 
 /** Claude Code's `http` handler: a `run` rule whose hook POSTs the payload to the URL. */
 function compileHttpHandler(group: MatcherGroup, h: HookHandler, seam: RuleSeam, out: CompiledHooks): void {
-  const hook: HookSpec = { command: h.url!, dialect: 'claude', event: group.event, http: {}, source: { file: h.source.file, pointer: h.source.pointer } };
+  const hook: HookSpec = { command: h.url!, dialect: group.agent, event: group.event, http: {}, source: { file: h.source.file, pointer: h.source.pointer } };
   if (h.headers !== undefined) hook.http!.headers = h.headers;
   if (h.allowedEnvVars !== undefined) hook.http!.allowedEnvVars = h.allowedEnvVars;
   if (group.matcher !== undefined && usesMatcher(group)) hook.matcher = group.matcher;
   if (h.timeoutSec !== undefined) hook.timeoutMs = Math.max(1, Math.round(h.timeoutSec * 1000));
   if (group.pluginRoot !== undefined) hook.pluginRoot = group.pluginRoot;
   if (h.if !== undefined) {
-    if (!CLAUDE_IF_EVENTS.includes(group.event)) return;
+    if (!conditionRuns(group)) return;
     hook.if = h.if;
   }
   const rule: Rule = { id: `${h.source.file}#${h.source.pointer}`, seam, effect: 'run', hook };

@@ -6,8 +6,8 @@
  */
 import {
   agentEventInfo,
-  CLAUDE_PROMPT_TIMEOUT_MS,
   DEFAULT_HOOK_TIMEOUT_MS,
+  hookProtocol,
   diagnostic,
   type Diagnostic,
   type PolicyIR,
@@ -29,11 +29,7 @@ const AGENT_NAME: Record<InstallAgent, string> = { claude: 'claude code', codex:
 export function runHookTimeoutMs(rule: Rule): number {
   const hook = rule.hook!;
   if (hook.timeoutMs !== undefined) return hook.timeoutMs;
-  if (hook.dialect === 'claude' && rule.seam === 'prompt') return CLAUDE_PROMPT_TIMEOUT_MS;
-  if (hook.dialect === 'claude' && rule.seam === 'agent-event' && hook.event !== undefined) {
-    return agentEventInfo('claude', hook.event)?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-  }
-  return DEFAULT_HOOK_TIMEOUT_MS;
+  return hookProtocol(hook.dialect)?.defaultTimeoutMs(rule.seam, hook.event) ?? DEFAULT_HOOK_TIMEOUT_MS;
 }
 
 /** The `run` rules the agent's hook can run: every seam's, and those on agent events the agent has. */

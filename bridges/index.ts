@@ -1,3 +1,4 @@
+import './protocols.js';
 export * from './config.js';
 export type { Agent as AgentSpec, AgentHooks, AgentPermissions } from './agent.js';
 export { AGENTS, agentNamed, agentsWith, agentNameList } from './agents.js';

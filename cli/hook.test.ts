@@ -3,7 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, scratch } from './testkit.js';
-import { deadlineWithin, defaultDeadlineMs, discoverPolicies, parseDeadline } from './hook.js';
+import { hookAgentNamed } from '../bridges/hook.js';
+import { deadlineWithin, defaultDeadlineMs as deadlineOf, discoverPolicies, parseDeadline } from './hook.js';
+
+const defaultDeadlineMs = (agent: string, event: Parameters<typeof deadlineOf>[1]) => deadlineOf(hookAgentNamed(agent)!, event);
 
 /** The built hook (`npm test` builds dist/ first). */
 const HOOK_BIN = resolve(import.meta.dirname, '..', 'dist', 'hook.cjs');

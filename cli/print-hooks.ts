@@ -6,7 +6,7 @@
  * Compiling the text gives back the same rules (seam, effect and hook, but for the hook's
  * `source`); a rule the language cannot say is printed as a comment instead.
  */
-import { AGENT_EVENT_SEAM, SEAMS, parseClaudeRule, type HookSpec, type Rule, type Seam } from '../engine/index.js';
+import { AGENT_EVENT_SEAM, SEAMS, hookProtocol, type HookSpec, type Rule, type Seam } from '../engine/index.js';
 import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS, evaluatesIf } from '../dsl/index.js';
 import { encodeString } from '../grammar/index.js';
 
@@ -40,17 +40,34 @@ function duration(ms: number): string {
  * The `with { ... }` clause of a hook's `args`, `shell`, `plugin_root` and `if` (in that order;
  * empty when it has none), or why the language cannot say them.
  */
+/** How a hook that cannot have an option reads, by option. */
+const LACKS: Readonly<Record<string, string>> = {
+  args: 'has no exec form (`args`)',
+  shell: 'has no `shell`',
+  if: 'has no `if`',
+  http: 'cannot be an http hook',
+};
+
+/** Why the hook's dialect cannot have the option; undefined when it can. */
+function lacks(h: HookSpec, option: string): { why: string } | undefined {
+  const p = hookProtocol(h.dialect);
+  if (p && !p.unsupportedOption?.(option)) return undefined;
+  return { why: `a ${p?.title ?? h.dialect} hook ${LACKS[option] ?? `has no \`${option}\``}` };
+}
+
 function withClause(rule: Rule, h: HookSpec): { text: string } | { why: string } {
   const options: string[] = [];
   if (h.args !== undefined) {
     const items = h.args.map(quoteString);
     if (items.some((a) => a === undefined)) return { why: 'one of its `args` holds a lone surrogate, which no string literal can hold' };
-    if (h.dialect !== 'claude') return { why: 'a Codex hook has no exec form (`args`)' };
+    const no = lacks(h, 'args');
+    if (no) return no;
     if (h.shell !== undefined) return { why: 'it has both `args` and `shell`, and a hook with `args` runs without a shell' };
     options.push(`args: [${items.join(', ')}]`);
   }
   if (h.shell !== undefined) {
-    if (h.dialect !== 'claude') return { why: 'a Codex hook has no `shell`' };
+    const no = lacks(h, 'shell');
+    if (no) return no;
     if (h.shell !== 'bash') return { why: `its shell \`${String(h.shell)}\` is not \`bash\`` };
     options.push(`shell: ${quoteString(h.shell)!}`);
   }
@@ -62,15 +79,17 @@ function withClause(rule: Rule, h: HookSpec): { text: string } | { why: string }
   if (h.if !== undefined) {
     const cond = quoteString(h.if);
     if (cond === undefined) return { why: 'its `if` holds a lone surrogate, which no string literal can hold' };
-    if (h.dialect !== 'claude') return { why: 'a Codex hook has no `if`' };
-    const place = evaluatesIf(rule.seam === AGENT_EVENT_SEAM ? { event: h.event ?? '' } : { seam: rule.seam });
+    const no = lacks(h, 'if');
+    if (no) return no;
+    const place = evaluatesIf(rule.seam === AGENT_EVENT_SEAM ? { event: h.event ?? '' } : { seam: rule.seam }, h.dialect);
     if (!place) return { why: `its \`if\` is never evaluated on \`${rule.seam === AGENT_EVENT_SEAM ? (h.event ?? rule.seam) : rule.seam}\`` };
-    const parsed = parseClaudeRule(h.if);
-    if (parsed.error) return { why: `its \`if\` is not one permission rule: ${parsed.error.message}` };
+    const problem = hookProtocol(h.dialect)?.checkCondition?.(h.if);
+    if (problem) return { why: `its \`if\` is not one permission rule: ${problem.message}` };
     options.push(`if: ${cond}`);
   }
   if (h.http !== undefined) {
-    if (h.dialect !== 'claude') return { why: 'a Codex hook cannot be an http hook' };
+    const no = lacks(h, 'http');
+    if (no) return no;
     if (h.args !== undefined || h.shell !== undefined) return { why: 'an http hook with `args` or `shell`' };
     options.push('http: true');
     const headers = Object.entries(h.http.headers ?? {}).map(([k, v]) => [quoteString(k), quoteString(v)] as const);

@@ -13,7 +13,10 @@ import { parseArgs } from 'node:util';
 import { compilePolicy, type CompiledPolicy } from '../engine/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { FAILED, HOOK_BLOCK, OK } from './exit-codes.js';
-import { decidePayload, discoverPolicies, failClosed, MAX_PAYLOAD } from './hook.js';
+import { decidePayload, discoverPolicies, failClosed, hookAgentNamed, MAX_PAYLOAD } from '../bridges/hook.js';
+
+/** The agent whose http hooks `serve` answers: Claude Code, the one agent whose hooks can POST. */
+const SERVED = hookAgentNamed('claude')!;
 import { loadPolicies } from './policy.js';
 import { terminalSafe } from './untrusted.js';
 
@@ -104,8 +107,8 @@ export async function startServer(opts: ServeOptions): Promise<{ server: Server;
     const raw = await readBody(req);
     const answer =
       raw === undefined
-        ? failClosed('claude', undefined, `the payload is larger than ${MAX_PAYLOAD} bytes`, opts.failOpen)
-        : await decidePayload('claude', raw, {
+        ? failClosed(SERVED, undefined, `the payload is larger than ${MAX_PAYLOAD} bytes`, opts.failOpen)
+        : await decidePayload(SERVED, raw, {
             failOpen: opts.failOpen,
             ask: 'deny',
             policyFor: async () => watcher.current(),

@@ -3,17 +3,19 @@
  * selectors. Conditions are checked in check-when.ts.
  */
 import {
-  CLAUDE_IF_EVENTS,
+  HOOK_EVENT_SEAMS,
   isHttpUrl,
   SEAM_EFFECTS,
+  SEAM_HOOK_EVENTS,
   SEAMS,
   TOOL_SEAMS,
-  SEAM_OF_AGENT_EVENT,
   agentEventInfo,
+  dialectTitle,
   dialectsOfAgentEvent,
-  parseClaudeRule,
+  hookProtocol,
+  hookProtocols,
   type Effect,
-  type HookDialect,
+  type HookProtocol,
   type Seam,
   type Span,
 } from '../engine/index.js';
@@ -28,7 +30,16 @@ import { an, codeAlternatives, codeList, didYouMean } from './suggest.js';
 export const EFFECTS: readonly Effect[] = ['deny', 'ask', 'allow', 'block', 'context', 'continue', 'halt', 'run', 'limit'];
 /** Rule forms whose decision carries a reason. */
 export const REASON_EFFECTS: readonly Effect[] = ['deny', 'ask', 'block', 'continue', 'halt'];
-export const HOOK_DIALECTS = ['claude', 'codex'] as const;
+/**
+ * The hook dialect of a `run` rule that names none: the language reads such a hook as a Claude Code
+ * command hook (the dialects themselves are the agents' protocols registered with the engine).
+ */
+export const DEFAULT_DIALECT = 'claude';
+
+/** The hook dialects a `run` rule may name: one per registered agent protocol. */
+export function hookDialects(): string[] {
+  return hookProtocols().map((p) => p.dialect);
+}
 export const MIN_TIMEOUT_MS = 1;
 export const MAX_TIMEOUT_MS = 60 * 60 * 1000;
 export const MAX_LIMIT = 1000;
@@ -39,7 +50,7 @@ export function asSeam(word: string): Seam | undefined {
 
 export function unknownSeam(ctx: CheckContext, word: { name: string; span: Span }): void {
   const candidates = SEAMS;
-  const seamOfEvent = SEAM_OF_AGENT_EVENT[word.name];
+  const seamOfEvent = HOOK_EVENT_SEAMS[word.name];
   error(
     ctx,
     'check/unknown-seam',
@@ -91,15 +102,15 @@ function checkAgentEventRule(ctx: CheckContext, event: string, rule: RuleNode): 
   if (rule.when) error(ctx, 'check/clause-not-allowed', `a rule of the agent event \`${event}\` takes no \`when\` condition`, rule.when.span, 'use `matcher "<pattern>"` to select what the hook runs on');
   checkClauses(ctx, 'run', rule);
   checkWith(ctx, rule, { event });
-  const dialect = rule.dialect?.name ?? 'claude';
-  if (!(HOOK_DIALECTS as readonly string[]).includes(dialect)) return;
-  const info = agentEventInfo(dialect as HookDialect, event);
+  const dialect = rule.dialect?.name ?? DEFAULT_DIALECT;
+  if (!hookProtocol(dialect)) return;
+  const info = agentEventInfo(dialect, event);
   if (!info) {
     const other = dialectsOfAgentEvent(event)[0];
     error(
       ctx,
       'check/event-not-in-dialect',
-      `${dialect === 'claude' ? 'Claude Code' : 'Codex'} has no \`${event}\` event`,
+      `${dialectTitle(dialect)} has no \`${event}\` event`,
       rule.dialect?.span ?? rule.effect.span,
       other ? `write \`dialect ${other}\`` : undefined,
     );
@@ -209,13 +220,13 @@ function checkClauses(ctx: CheckContext, effect: Effect, rule: RuleNode): void {
   if (rule.dialect) {
     if (!rule.hook) {
       error(ctx, 'check/clause-not-allowed', '`dialect` only goes with a `hook`', rule.dialect.span);
-    } else if (!(HOOK_DIALECTS as readonly string[]).includes(rule.dialect.name)) {
+    } else if (!hookProtocol(rule.dialect.name)) {
       error(
         ctx,
         'check/unknown-dialect',
         `\`${rule.dialect.name}\` is not a hook dialect`,
         rule.dialect.span,
-        `${didYouMean(rule.dialect.name, HOOK_DIALECTS) ?? `dialects are ${codeAlternatives(HOOK_DIALECTS)}`}`,
+        `${didYouMean(rule.dialect.name, hookDialects()) ?? `dialects are ${codeAlternatives(hookDialects())}`}`,
       );
     }
   }
@@ -289,13 +300,11 @@ function checkMatcher(ctx: CheckContext, seam: Seam, rule: RuleNode): void {
 /** The keys of a hook's `with` object, in the order the printer writes them. */
 export const HOOK_OPTIONS = ['args', 'shell', 'plugin_root', 'if', 'http', 'headers', 'allowed_env_vars', 'on_deadline'] as const;
 
-/** Whether Claude Code evaluates a handler's `if` on a seam's event or an agent event. */
-export function evaluatesIf(place: { seam: Seam } | { event: string }): boolean {
-  return CLAUDE_IF_EVENTS.includes('seam' in place ? SEAM_EVENT_NAMES[place.seam] : place.event);
+/** Whether a dialect's agent evaluates a handler's `if` on a seam's event or an agent event. */
+export function evaluatesIf(place: { seam: Seam } | { event: string }, dialect: string = DEFAULT_DIALECT): boolean {
+  const events = hookProtocol(dialect)?.conditionEvents ?? [];
+  return events.includes('seam' in place ? SEAM_HOOK_EVENTS[place.seam as Exclude<Seam, 'agent-event'>] : place.event);
 }
-const SEAM_EVENT_NAMES: Readonly<Record<Seam, string>> = Object.fromEntries(
-  Object.entries(SEAM_OF_AGENT_EVENT).map(([event, seam]) => [seam, event]),
-) as Record<Seam, string>;
 
 /** Where a rule is: a seam's block, or the block of an agent event without one. */
 type Place = { seam: Seam } | { event: string };
@@ -311,9 +320,8 @@ function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
     error(ctx, 'check/clause-not-allowed', '`with` only goes with a `hook`', clause.span, 'the options of `with` are those of a `run` rule\'s command hook');
     return;
   }
-  const written = rule.dialect?.name ?? 'claude';
   // an unknown dialect has been reported: what it allows is unknown
-  const dialect = (HOOK_DIALECTS as readonly string[]).includes(written) ? (written as HookDialect) : undefined;
+  const dialect = hookProtocol(rule.dialect?.name ?? DEFAULT_DIALECT);
   const seen = new Set<string>();
   let args: ObjectEntry | undefined;
   let shell: ObjectEntry | undefined;
@@ -326,12 +334,12 @@ function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
     seen.add(entry.key);
     switch (entry.key) {
       case 'args':
-        if (notInCodex(ctx, dialect, entry, 'Codex has no exec form, so no `args`', 'Codex runs every hook with a shell: write the arguments into the `hook` command')) break;
+        if (notInDialect(ctx, dialect, entry)) break;
         args = entry;
         checkArgs(ctx, entry);
         break;
       case 'shell':
-        if (notInCodex(ctx, dialect, entry, 'Codex hooks take no `shell`', 'Codex always runs a hook with bash')) break;
+        if (notInDialect(ctx, dialect, entry)) break;
         shell = entry;
         checkShell(ctx, entry);
         break;
@@ -339,11 +347,11 @@ function checkWith(ctx: CheckContext, rule: RuleNode, place: Place): void {
         optionString(ctx, entry);
         break;
       case 'if':
-        if (notInCodex(ctx, dialect, entry, 'Codex hooks have no `if`', 'select the tools with `matcher` instead')) break;
-        checkIf(ctx, entry, place);
+        if (notInDialect(ctx, dialect, entry)) break;
+        checkIf(ctx, entry, place, dialect);
         break;
       case 'http':
-        if (notInCodex(ctx, dialect, entry, 'Codex has no http hooks', 'run a command that calls the server instead')) break;
+        if (notInDialect(ctx, dialect, entry)) break;
         if (optionBool(ctx, entry) === true) http = entry;
         break;
       case 'headers':
@@ -403,10 +411,12 @@ function suggestOption(key: string): string | undefined {
   return same ? `did you mean \`${same}\`?` : didYouMean(key, HOOK_OPTIONS);
 }
 
-/** Reports an option Codex does not have; true when it did. */
-function notInCodex(ctx: CheckContext, dialect: HookDialect | undefined, entry: ObjectEntry, message: string, help: string): boolean {
-  if (dialect !== 'codex') return false;
-  error(ctx, 'check/option-not-in-dialect', message, entry.keySpan, `${help}, or write \`dialect claude\``);
+/** Reports an option the dialect's hooks do not have; true when it did. */
+function notInDialect(ctx: CheckContext, dialect: HookProtocol | undefined, entry: ObjectEntry): boolean {
+  const no = dialect?.unsupportedOption?.(entry.key);
+  if (!no) return false;
+  const other = hookProtocols().find((p) => !p.unsupportedOption?.(entry.key));
+  error(ctx, 'check/option-not-in-dialect', no.message, entry.keySpan, other ? `${no.help}, or write \`dialect ${other.dialect}\`` : no.help);
   return true;
 }
 
@@ -495,31 +505,31 @@ function checkShell(ctx: CheckContext, entry: ObjectEntry): void {
 }
 
 /** `if`: one Claude Code permission rule, where Claude Code evaluates it. */
-function checkIf(ctx: CheckContext, entry: ObjectEntry, place: Place): void {
+function checkIf(ctx: CheckContext, entry: ObjectEntry, place: Place, dialect: HookProtocol | undefined): void {
   const rule = optionString(ctx, entry);
-  if (rule === undefined) return;
-  const runs = evaluatesIf(place);
+  if (rule === undefined || !dialect) return;
+  const runs = evaluatesIf(place, dialect.dialect);
   if (!runs) {
     const where = 'seam' in place ? `the \`${place.seam}\` seam` : `\`${place.event}\``;
     error(
       ctx,
       'check/if-never-runs',
-      `Claude Code evaluates \`if\` only on tool events: a handler with \`if\` never runs on ${where}`,
+      `${dialect.title} evaluates \`if\` only on tool events: a handler with \`if\` never runs on ${where}`,
       entry.keySpan,
       'remove `if`, or move the hook to `pre-tool`, `post-tool`, or an `on PostToolUseFailure`, `on PermissionRequest` or `on PermissionDenied` block',
     );
     return;
   }
-  const parsed = parseClaudeRule(rule);
-  if (!parsed.error) return;
+  const problem = dialect.checkCondition?.(rule) ?? null;
+  if (!problem) return;
   const written = entry.value;
-  const span = written.kind === 'string' ? spanInString(ctx, written, parsed.error.offset) : written.span;
+  const span = written.kind === 'string' ? spanInString(ctx, written, problem.offset) : written.span;
   error(
     ctx,
     'check/invalid-permission-rule',
-    `invalid \`if\` rule: ${parsed.error.message}`,
+    `invalid \`if\` rule: ${problem.message}`,
     span,
-    '`if` holds one Claude Code permission rule, such as `Bash(git push *)` or `Edit(*.ts)`',
+    `\`if\` holds one ${dialect.title} permission rule, such as \`Bash(git push *)\` or \`Edit(*.ts)\``,
   );
 }
 

@@ -17,7 +17,7 @@ export { STAGES, MAX_DIAGNOSTICS, compileWith } from './compile.js';
 export type { CompileResult, CompileStage, CompileState } from './compile.js';
 export { KNOWN_IMPORTS, decodeSource, resolveInclude } from './load.js';
 export type { ImportedRules, ImportRequest, Importer, LoadedFile, ParseFn, SourceHost } from './load.js';
-export { HOOK_EVENT_SEAMS } from './lower-tests.js';
+export { HOOK_EVENT_SEAMS } from '../engine/index.js';
 export { SEAM_EVENTS } from './lower.js';
 export { MIN_TIMEOUT_MS, MAX_TIMEOUT_MS, evaluatesIf } from './check-rules.js';
 

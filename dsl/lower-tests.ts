@@ -2,21 +2,13 @@
  * `test` blocks to IR test cases. The event of a case is built here, once, for both the checks
  * (which report every problem) and the lowering (which runs only when there is none).
  */
-import { SEAM_DECISIONS, SEAMS, TOOL_SEAMS, type AnyDecisionWord, type RegexValue, type Seam, type Span, type TestCase } from '../engine/index.js';
+import { HOOK_EVENT_SEAMS, SEAM_DECISIONS, SEAMS, TOOL_SEAMS, type AnyDecisionWord, type RegexValue, type Seam, type Span, type TestCase } from '../engine/index.js';
 import type { TestBlock, TestCaseNode } from './ast.js';
 import { normalizeFlags } from './lower-expr.js';
 import { isJsonObject, setKey, toJson, type Json } from './lower-json.js';
 import type { FileScope } from './scope.js';
 import { codeList, didYouMean } from './suggest.js';
 
-/** The agent hook events a raw `event { ... }` case may name, and the seam each one is. */
-export const HOOK_EVENT_SEAMS: Readonly<Record<string, Seam>> = {
-  PreToolUse: 'pre-tool',
-  PostToolUse: 'post-tool',
-  UserPromptSubmit: 'prompt',
-  Stop: 'stop',
-  SessionStart: 'session-start',
-};
 
 export type CaseProblem = (code: string, message: string, span: Span, help?: string) => void;
 

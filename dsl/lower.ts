@@ -5,9 +5,9 @@
  * `file:line:column` of its rule word. The output depends only on the input: the same files give
  * a deep-equal IR.
  */
-import { AGENT_EVENT_SEAM, IR_VERSION, PROTECTED_GROUPS, SEAMS, type HookDialect, type HookSpec, type PolicyIR, type ProtectedGroup, type Rule, type Seam, type TestCase } from '../engine/index.js';
+import { AGENT_EVENT_SEAM, IR_VERSION, PROTECTED_GROUPS, SEAM_HOOK_EVENTS, SEAMS, type HookSpec, type PolicyIR, type ProtectedGroup, type Rule, type Seam, type TestCase } from '../engine/index.js';
 import type { ValueNode, RuleNode, WithClause } from './ast.js';
-import { REASON_EFFECTS } from './check-rules.js';
+import { DEFAULT_DIALECT, REASON_EFFECTS } from './check-rules.js';
 import { lowerExpr, lowerSelectors, lowerTools } from './lower-expr.js';
 import { lowerTestBlock } from './lower-tests.js';
 import { deref, type FileScope, type ScopedFile } from './scope.js';
@@ -65,13 +65,7 @@ function stringOf(node: RuleNode['text'], scope: FileScope): string | undefined 
 }
 
 /** The agent event each seam's hooks run on (the same name in both dialects). */
-export const SEAM_EVENTS: Readonly<Record<Seam, string>> = {
-  'pre-tool': 'PreToolUse',
-  'post-tool': 'PostToolUse',
-  prompt: 'UserPromptSubmit',
-  stop: 'Stop',
-  'session-start': 'SessionStart',
-};
+export const SEAM_EVENTS = SEAM_HOOK_EVENTS;
 
 export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
   const rule: Rule = { id: ruleId(node), seam, effect: node.effect.name as Rule['effect'] };
@@ -91,7 +85,7 @@ export function lowerRule(node: RuleNode, seam: Seam, scope: FileScope): Rule {
   if (text !== undefined) rule.text = text;
   if (node.limit) rule.limit = node.limit.value;
   if (node.hook) {
-    const dialect = (node.dialect?.name ?? 'claude') as HookDialect;
+    const dialect = node.dialect?.name ?? DEFAULT_DIALECT;
     rule.hook = node.timeout
       ? { command: node.hook.command.value, timeoutMs: node.timeout.ms, dialect }
       : { command: node.hook.command.value, dialect };

@@ -4,21 +4,13 @@
  */
 import type { CompareOp, Expr, PolicyIR, Rule, Seam, Selector, Value } from './ir.js';
 import { AGENT_EVENT_SEAM, SEAMS } from './ir.js';
-import { agentEventInfo } from './agent-events.js';
+import { agentEventInfo, compileAgentMatcher, hookProtocol, matcherInputs, type AgentMatcher, type ConditionCall, type HookCondition } from './hooks/protocol.js';
 import {
   compileDomainGlob,
   compileRegex,
   compileToolGlob,
   compileUrlGlob,
-  compileAgentMatcher,
   MAX_REGEX_INPUT,
-  codexMatcherInputs,
-  parseClaudeRule,
-  claudeRuleMatches,
-  type ClaudeRule,
-  type ClaudeRuleContext,
-  type ClaudeToolCall,
-  type AgentMatcher,
   type DomainMatcher,
   type Matcher,
   type UrlMatcher,
@@ -83,7 +75,7 @@ export interface CompiledRule {
    * A Claude Code handler's `if` rule; null when the hook has none. `invalid` when the rule does
    * not parse: such a handler never runs.
    */
-  ifRule: ClaudeRule | 'invalid' | null;
+  ifRule: HookCondition | 'invalid' | null;
   /** The rule's trigger for the event index (rule-index.ts), once computed. */
   trigger?: Trigger | null;
   /** The last index lookup that took this rule (rule-index.ts). */
@@ -299,23 +291,24 @@ export function compileRule(rule: Rule, index: number): CompiledRule {
     selectors: (rule.selectors ?? []).map((s) => compileSelectorIn(s, pathModeOf(rule.effect))),
     when: rule.when ? compileExpr(rule.when, pathModeOf(rule.effect)) : null,
     matcher: rule.hook?.matcher !== undefined ? compileAgentMatcher(rule.hook.dialect, rule.hook.matcher, matcherOptions(rule)) : null,
-    ifRule: rule.hook?.if !== undefined ? (parseClaudeRule(rule.hook.if).rule ?? 'invalid') : null,
+    ifRule: rule.hook?.if !== undefined ? (hookProtocol(rule.hook.dialect)?.compileCondition?.(rule.hook.if) ?? 'invalid') : null,
     trigger: undefined,
     stamp: 0,
   };
 }
 
 /**
- * Whether a hook's `if` rule lets it run on a tool call, as Claude Code tests it (best effort,
- * failing open on commands it cannot read). A hook with `if` never runs where there is no tool call.
+ * Whether a hook's condition (Claude Code's `if`) lets it run on a tool call, as its agent tests it
+ * (best effort, failing open on commands it cannot read, as the agent does: the condition only
+ * ever keeps a hook from running). A hook with a condition never runs where there is no tool call.
  */
-export function ifSelects(cr: CompiledRule, call: ClaudeToolCall | undefined, ctx: { cwd?: string; home?: string }): boolean {
+export function ifSelects(cr: CompiledRule, call: ConditionCall | undefined, ctx: { cwd?: string; home?: string }): boolean {
   const r = cr.ifRule;
   if (r === null) return true;
   if (r === 'invalid' || call === undefined) return false;
-  const c: ClaudeRuleContext = { cwd: ctx.cwd ?? process.cwd(), mode: 'if' };
+  const c: { cwd: string; home?: string } = { cwd: ctx.cwd ?? process.cwd() };
   if (ctx.home !== undefined) c.home = ctx.home;
-  return claudeRuleMatches(r, call, c);
+  return r.test(call, c);
 }
 
 function matcherOptions(rule: Rule): { narrow?: boolean } {
@@ -356,7 +349,7 @@ export function compilePolicy(ir: PolicyIR): CompiledPolicy {
 
 /**
  * Whether an imported hook's matcher selects the event: tested against the tool name on tool seams
- * (Codex: the canonical name, then its aliases) and the source on session-start. Prompt and stop
+ * (by every name the dialect gives the tool: Codex's aliases) and the source on session-start. Prompt and stop
  * hooks ignore matchers, as both agents do.
  */
 export function agentMatcherSelects(cr: CompiledRule, view: EventView): boolean {
@@ -366,7 +359,7 @@ export function agentMatcherSelects(cr: CompiledRule, view: EventView): boolean 
   switch (e.seam) {
     case 'pre-tool':
     case 'post-tool':
-      return cr.rule.hook?.dialect === 'codex' ? codexMatcherInputs(e.tool).some((v) => m.test(v)) : m.test(e.tool);
+      return matcherInputs(cr.rule.hook?.dialect ?? '', e.tool).some((v) => m.test(v));
     case 'session-start':
       return m.test(e.source);
     case 'prompt':

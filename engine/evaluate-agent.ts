@@ -6,10 +6,8 @@
  */
 import type { Diagnostic } from './diagnostics.js';
 import type { AgentEvent, AnyEvent } from './events.js';
-import type { HookDialect } from './ir.js';
-import { AGENT_EVENT_DECISIONS, CLAUDE_IF_EVENTS, agentEventInfo, type AgentEventDecisionWord, type AgentEventInfo } from './agent-events.js';
+import { AGENT_EVENT_DECISIONS, dialectTitle, hookProtocol, matcherInputs, type AgentEventDecisionWord, type AgentEventInfo } from './hooks/protocol.js';
 import { ifSelects, type CompiledPolicy, type CompiledRule } from './compile.js';
-import { codexMatcherInputs } from './match/index.js';
 import { hookDedupKey, evaluate, type Decision, type EvaluateOptions, type HookOutcome, type TraceEntry } from './evaluate.js';
 
 /** An agent event's decision: the shape of a seam's, with the event's own words and answer. */
@@ -17,7 +15,7 @@ export interface AgentEventDecision extends Omit<Decision, 'seam' | 'decision'> 
   seam: 'agent-event';
   /** The agent's event name. */
   event: string;
-  agent?: HookDialect;
+  agent?: string;
   decision: AgentEventDecisionWord;
   /** The event's own answer: `worktreePath`, `action`/`content`, `retry`, `watchPaths`, `displayContent`. */
   output?: Record<string, unknown>;
@@ -25,17 +23,13 @@ export interface AgentEventDecision extends Omit<Decision, 'seam' | 'decision'> 
 
 export type AnyDecision = Decision | AgentEventDecision;
 
-/** Claude Code's SessionEnd hooks share a budget: 1.5 s, raised to the largest settings-file timeout, at most 60 s. */
-const SESSION_END_BUDGET_MS = 1_500;
-const SESSION_END_MAX_MS = 60_000;
 
 /** The value an agent event's hook matcher is tested against; undefined when the event has none. */
 export function agentEventMatchValue(info: AgentEventInfo, event: AgentEvent): string | undefined {
   if (!info.matchField) return undefined;
   const v = event.fields[info.matchField];
   if (typeof v !== 'string') return '';
-  // FileChanged's matcher filters by the changed file's base name.
-  return info.name === 'FileChanged' ? (v.split('/').pop() ?? v) : v;
+  return info.matchBaseName ? (v.split('/').pop() ?? v) : v;
 }
 
 /** Whether an imported hook's matcher selects the agent event (Codex: a tool by any of its names). */
@@ -43,15 +37,18 @@ export function agentMatcherSelectsEvent(cr: CompiledRule, info: AgentEventInfo,
   const m = cr.matcher;
   const value = agentEventMatchValue(info, event);
   if (!m || value === undefined) return true;
-  if (info.dialect === 'codex' && info.matchField === 'tool_name') return codexMatcherInputs(value).some((v) => m.test(v));
+  if (info.matchField === 'tool_name') return matcherInputs(info.dialect, value).some((v) => m.test(v));
   return m.test(value);
 }
 
-/** The tool call of a tool event (PermissionRequest, PostToolUseFailure, ...), for a handler's `if`. */
-export function agentEventToolCall(event: AgentEvent): { tool: string; input: Record<string, unknown> } | undefined {
+/**
+ * The tool call of a tool event (PermissionRequest, PostToolUseFailure, ...), for a handler's
+ * condition; undefined on events where the dialect's agent tests no condition.
+ */
+export function agentEventToolCall(event: AgentEvent, dialect: string): { tool: string; input: Record<string, unknown> } | undefined {
   const tool = event.fields['tool_name'];
   const input = event.fields['tool_input'];
-  if (typeof tool !== 'string' || !CLAUDE_IF_EVENTS.includes(event.event)) return undefined;
+  if (typeof tool !== 'string' || !(hookProtocol(dialect)?.conditionEvents ?? []).includes(event.event)) return undefined;
   return { tool, input: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {} };
 }
 
@@ -63,9 +60,9 @@ export function agentEventCandidates(policy: CompiledPolicy, event: AgentEvent):
     const hook = cr.rule.hook;
     if (!hook) continue;
     if (event.agent !== undefined && hook.dialect !== event.agent) continue;
-    const info = agentEventInfo(hook.dialect, event.event);
+    const info = hookProtocol(hook.dialect)?.agentEvents.get(event.event);
     if (!info) continue;
-    if (agentMatcherSelectsEvent(cr, info, event) && ifSelects(cr, agentEventToolCall(event), event)) out.push({ cr, info });
+    if (agentMatcherSelectsEvent(cr, info, event) && ifSelects(cr, agentEventToolCall(event, hook.dialect), event)) out.push({ cr, info });
   }
   return out;
 }
@@ -84,15 +81,18 @@ export async function evaluateAgentEvent(policy: CompiledPolicy, event: AgentEve
     if (first === undefined) firstOf.set(key, i);
     return first ?? i;
   });
-  const sessionEndBudget = Math.min(
-    SESSION_END_MAX_MS,
-    Math.max(SESSION_END_BUDGET_MS, ...pending.filter(({ cr }) => cr.rule.hook?.pluginRoot === undefined).map(({ cr }) => cr.rule.hook?.timeoutMs ?? 0)),
-  );
+  // An agent may share one time budget among an event's hooks (Claude Code's SessionEnd).
+  const budgets = new Map<string, number | undefined>();
+  for (const { cr } of pending) {
+    const d = cr.rule.hook!.dialect;
+    if (!budgets.has(d)) budgets.set(d, hookProtocol(d)?.sharedBudgetMs?.(event.event, pending.filter((p) => p.cr.rule.hook!.dialect === d).map((p) => p.cr.rule.hook!)));
+  }
   const outcomes = await Promise.all(
     pending.map(async ({ cr, info }, i): Promise<HookOutcome | undefined> => {
       if (sharedWith[i] !== i) return undefined;
       if (!opts.runner) return { exitCode: null, timedOut: false, summary: 'not run', diagnostics: [] };
-      const runOpts = info.dialect === 'claude' && info.name === 'SessionEnd' ? { timeoutMs: sessionEndBudget } : {};
+      const budget = budgets.get(info.dialect);
+      const runOpts = budget !== undefined ? { timeoutMs: budget } : {};
       try {
         return await opts.runner(cr, event, runOpts);
       } catch (err) {
@@ -109,7 +109,8 @@ export async function evaluateAgentEvent(policy: CompiledPolicy, event: AgentEve
   const context: string[] = [];
   let updatedInput: Record<string, unknown> | undefined;
   let output: Record<string, unknown> | undefined;
-  let codexDenied = false;
+  // Some agents (Codex) deny with the first denying hook's message only.
+  const deniedIn = new Set<string>();
   pending.forEach(({ cr, info }, i) => {
     const shared = sharedWith[i] !== i;
     const o = outcomes[sharedWith[i]!]!;
@@ -121,21 +122,21 @@ export async function evaluateAgentEvent(policy: CompiledPolicy, event: AgentEve
       hook: { exitCode: o.exitCode, timedOut: o.timedOut, summary: o.summary },
     };
     if (o.effect) {
-      // Codex denies a permission request with the first denying hook's message only.
-      const silent = info.dialect === 'codex' && o.effect === 'deny' && codexDenied;
-      if (info.dialect === 'codex' && o.effect === 'deny') codexDenied = true;
+      const firstOnly = hookProtocol(info.dialect)?.firstReasonOnly === true && o.effect === 'deny';
+      const silent = firstOnly && deniedIn.has(info.dialect);
+      if (firstOnly) deniedIn.add(info.dialect);
       const hit: { id: string; effect: string; reason?: string; index: number } = { id: cr.rule.id, effect: o.effect, index: i };
       if (o.reason !== undefined && !silent) {
         hit.reason = o.reason;
         entry.reason = o.reason;
       }
-      if (o.reason !== undefined && silent) entry.note = 'Codex shows only the first denying hook\'s message';
+      if (o.reason !== undefined && silent) entry.note = `${dialectTitle(info.dialect)} shows only the first denying hook's message`;
       hits.push(hit);
     }
     context.push(...(o.context ?? []));
     if (o.updatedInput && o.effect === 'allow') updatedInput = o.updatedInput;
     if (o.output) output = { ...output, ...o.output };
-    if (shared) entry.note = `the same command as \`${pending[sharedWith[i]!]!.cr.rule.id}\`, which Claude Code runs once`;
+    if (shared) entry.note = `the same command as \`${pending[sharedWith[i]!]!.cr.rule.id}\`, which ${dialectTitle(info.dialect)} runs once`;
     trace.push(entry);
   });
 

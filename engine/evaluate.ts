@@ -13,6 +13,7 @@ import { judgeWrites, writesFiles, type WriteJudgement } from './writes.js';
 import { judgeReads, READ_TOOL, type ReadQuery } from './reads.js';
 import { SHELL_TOOLS } from './tools.js';
 import { MAX_REGEX_INPUT, regexFailures } from './match/index.js';
+import { dialectTitle, hookProtocol } from './hooks/protocol.js';
 
 export interface TraceEntry {
   rule: string;
@@ -430,9 +431,9 @@ export async function evaluate<E extends PolicyEvent>(
         }
       }),
     );
-    // Codex blocks a tool call or a prompt with the reason of the first blocking hook in configured
-    // order; the others still block, silently.
-    let codexBlocked = false;
+    // Some agents (Codex) block a tool call or a prompt with the reason of the first blocking hook
+    // in configured order; the others still block, silently.
+    const blockedIn = new Set<string>();
     let rewroteAt = -1;
     let rewriter: TraceEntry | undefined;
     m.pending.forEach((cr, i) => {
@@ -448,10 +449,11 @@ export async function evaluate<E extends PolicyEvent>(
       };
       if (o.effect && HOOK_EFFECTS[m.seam].includes(o.effect)) {
         const h: Hit = { rule: id, effect: o.effect, order: cr.order };
-        const firstOnly = cr.rule.hook?.dialect === 'codex' && (m.seam === 'pre-tool' || m.seam === 'prompt') && (o.effect === 'deny' || o.effect === 'block');
-        const silent = firstOnly && codexBlocked;
-        if (firstOnly) codexBlocked = true;
-        if (o.reason && silent) entry.note = 'Codex shows only the first blocking hook\'s reason';
+        const dialect = cr.rule.hook?.dialect ?? '';
+        const firstOnly = hookProtocol(dialect)?.firstReasonOnly === true && (m.seam === 'pre-tool' || m.seam === 'prompt') && (o.effect === 'deny' || o.effect === 'block');
+        const silent = firstOnly && blockedIn.has(dialect);
+        if (firstOnly) blockedIn.add(dialect);
+        if (o.reason && silent) entry.note = `${dialectTitle(dialect)} shows only the first blocking hook's reason`;
         if (o.reason && !silent) {
           h.reason = o.reason;
           entry.reason = o.reason;
@@ -471,7 +473,7 @@ export async function evaluate<E extends PolicyEvent>(
           entry.note = 'the hook rewrote the tool input; a rewrite that finished later replaced it';
         }
       }
-      if (shared) entry.note = `the same command as \`${m.pending[sharedWith[i]!]!.rule.id}\`, which Claude Code runs once`;
+      if (shared) entry.note = `the same command as \`${m.pending[sharedWith[i]!]!.rule.id}\`, which ${dialectTitle(cr.rule.hook?.dialect ?? '')} runs once`;
       m.trace.set(id, entry);
     });
   }
@@ -480,11 +482,10 @@ export async function evaluate<E extends PolicyEvent>(
   return finish(m, extra) as Decision<E['seam']>;
 }
 
-/** The key under which Claude Code merges identical handlers of one event (settings files only, not plugins). */
+/** The key under which the hook's agent runs identical handlers of one event once; undefined: never merged. */
 export function hookDedupKey(cr: CompiledRule): string | undefined {
   const h = cr.rule.hook;
-  if (!h || h.dialect !== 'claude' || h.event === undefined || h.pluginRoot !== undefined) return undefined;
-  return JSON.stringify([h.event, h.http ? 'http' : 'command', h.command, h.args ?? null]);
+  return h ? hookProtocol(h.dialect)?.dedupKey?.(h) : undefined;
 }
 
 function failClosedEffect(seam: Seam): HookOutcome['effect'] {

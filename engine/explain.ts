@@ -25,7 +25,7 @@ import {
 import { asText, EventView } from './fields.js';
 import { matchCommandPart, type CommandPart } from './shell/index.js';
 import { uncoveredWord, type PatternWord, type Uncovered } from './shell/pattern.js';
-import { agentEventInfo } from './agent-events.js';
+import { agentEventInfo, dialectTitle } from './hooks/protocol.js';
 import { describeReads, partReads, READ_TOOL } from './reads.js';
 import { SHELL_TOOLS } from './tools.js';
 import { compileToolGlob } from './match/index.js';
@@ -320,16 +320,15 @@ function seamSkip(cr: CompiledRule, view: EventView, inCandidates: boolean): { s
 
 // Agent events: the tests of `agentEventCandidates` (evaluate-agent.ts), one by one.
 
-const AGENT_NAME = { claude: 'Claude Code', codex: 'Codex' } as const;
 
 function agentSkip(cr: CompiledRule, event: AgentEvent): { stage: SkipStage; why: string } {
   const hook = cr.rule.hook;
   if (!hook) return { stage: 'other', why: 'the rule has no hook' };
   if (event.agent !== undefined && hook.dialect !== event.agent) {
-    return { stage: 'agent', why: `a ${AGENT_NAME[hook.dialect]} hook, and the event is ${AGENT_NAME[event.agent]}'s` };
+    return { stage: 'agent', why: `a ${dialectTitle(hook.dialect)} hook, and the event is ${dialectTitle(event.agent)}'s` };
   }
   const info = agentEventInfo(hook.dialect, event.event);
-  if (!info) return { stage: 'agent', why: `${AGENT_NAME[hook.dialect]} has no \`${event.event}\` event` };
+  if (!info) return { stage: 'agent', why: `${dialectTitle(hook.dialect)} has no \`${event.event}\` event` };
   const value = agentEventMatchValue(info, event);
   if (cr.matcher && value !== undefined) {
     if (!agentMatcherSelectsEvent(cr, info, event)) {
@@ -337,7 +336,7 @@ function agentSkip(cr: CompiledRule, event: AgentEvent): { stage: SkipStage; why
       return { stage: 'matcher', why: `the hook's matcher ${code(hook.matcher ?? '')} does not match ${what}` };
     }
   }
-  const call = agentEventToolCall(event);
+  const call = agentEventToolCall(event, hook.dialect);
   if (!ifSelects(cr, call, event)) return { stage: 'if', why: ifWhy(cr, call !== undefined) };
   return { stage: 'other', why: 'the hook did not run' };
 }

@@ -135,7 +135,7 @@ export const IR_SCHEMA = {
       properties: {
         command: { type: 'string', minLength: 1 },
         timeoutMs: { type: 'integer', minimum: 1 },
-        dialect: { enum: ['claude', 'codex'] },
+        dialect: { type: 'string', minLength: 1 },
         event: { type: 'string', minLength: 1 },
         matcher: { type: 'string' },
         args: { type: 'array', items: { type: 'string' } },

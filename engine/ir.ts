@@ -116,7 +116,11 @@ export type Expr =
   | { op: 'ran'; tools: string[]; selectors: Selector[] }
   | { op: 'const'; value: boolean };
 
-export type HookDialect = 'claude' | 'codex';
+/**
+ * The agent protocol a hook runs by (`claude`, `codex`): the dialect of an agent protocol
+ * registered with the engine (engine/hooks/protocol.ts). An IR naming another is invalid.
+ */
+export type HookDialect = string;
 
 export interface HookSpec {
   /** The shell command (or, with `args`, the program); for an `http` hook, the URL the payload is POSTed to. */

@@ -5,7 +5,7 @@
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import type { AgentEvent, AnyEvent, PolicyEvent, ToolCall } from './events.js';
 import { AGENT_EVENT_SEAM, SEAMS, type Seam } from './ir.js';
-import { agentEventNames, dialectsOfAgentEvent } from './agent-events.js';
+import { dialectTitle, dialectsOfAgentEvent, hookProtocols } from './hooks/protocol.js';
 
 export interface NormalizeResult {
   event: PolicyEvent | undefined;
@@ -24,14 +24,32 @@ const FIELDS: Record<Seam, string[]> = {
   'session-start': [...COMMON, 'source'],
 };
 
-/** Claude Code's hook event names that map onto a seam. */
-export const CLAUDE_EVENT_SEAMS: Record<string, Seam> = {
+/**
+ * The hook event names of the five seams in the hooks wire format (`hook_event_name`), which
+ * Claude Code and Codex share; the one table of them.
+ */
+export const HOOK_EVENT_SEAMS: Readonly<Record<string, PolicyEvent['seam']>> = {
   PreToolUse: 'pre-tool',
   PostToolUse: 'post-tool',
   UserPromptSubmit: 'prompt',
   Stop: 'stop',
   SessionStart: 'session-start',
 };
+
+/** The hook event name of each seam (the inverse of HOOK_EVENT_SEAMS). */
+export const SEAM_HOOK_EVENTS: Readonly<Record<PolicyEvent['seam'], string>> = {
+  'pre-tool': 'PreToolUse',
+  'post-tool': 'PostToolUse',
+  prompt: 'UserPromptSubmit',
+  stop: 'Stop',
+  'session-start': 'SessionStart',
+};
+
+/** `` `a` or `b` `` */
+function alternatives(names: readonly string[]): string {
+  const q = names.map((n) => `\`${n}\``);
+  return q.length <= 1 ? (q[0] ?? 'a known agent') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}`;
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -220,7 +238,7 @@ function normalizeNative(obj: Record<string, unknown>, base: string): NormalizeR
 function normalizeClaude(obj: Record<string, unknown>, base: string): NormalizeResult {
   const r = new Reader(obj, base);
   const name = obj['hook_event_name'];
-  const seam = typeof name === 'string' ? CLAUDE_EVENT_SEAMS[name] : undefined;
+  const seam = typeof name === 'string' ? HOOK_EVENT_SEAMS[name] : undefined;
   if (!seam) {
     if (typeof name === 'string' && dialectsOfAgentEvent(name).length > 0) {
       r.error('hook_event_name', `the hook event \`${name}\` has no seam, so no rule decides it`, 'only its imported hooks run on it: `dshpolicy eval` with `--claude-hooks` or `--codex-hooks` evaluates it');
@@ -229,7 +247,7 @@ function normalizeClaude(obj: Record<string, unknown>, base: string): NormalizeR
     r.error(
       'hook_event_name',
       `the hook event \`${String(name)}\` has no seam`,
-      `events with a seam: ${Object.keys(CLAUDE_EVENT_SEAMS).map((k) => `\`${k}\``).join(', ')}`,
+      `events with a seam: ${Object.keys(HOOK_EVENT_SEAMS).map((k) => `\`${k}\``).join(', ')}`,
     );
     return { event: undefined, diagnostics: r.diagnostics };
   }
@@ -318,34 +336,35 @@ const AGENT_COMMON_PAYLOAD = new Set([
 ]);
 const AGENT_COMMON_NATIVE = ['seam', 'event', 'agent', 'cwd', 'session', 'permission_mode', 'home', 'transcript_path'];
 
-function agentEventName(r: Reader, name: unknown, key: string, agent: 'claude' | 'codex' | undefined): string | undefined {
+function agentEventName(r: Reader, name: unknown, key: string, agent: string | undefined): string | undefined {
   if (typeof name !== 'string') {
     r.error(key, `\`${key}\` must be a string, found ${typeName(name)}`);
     return undefined;
   }
   const dialects = dialectsOfAgentEvent(name);
-  const seam = CLAUDE_EVENT_SEAMS[name];
+  const seam = HOOK_EVENT_SEAMS[name];
   if (seam !== undefined) {
     r.error(key, `\`${name}\` is the \`${seam}\` seam`, `write it as \`{"seam": "${seam}", ...}\`, or as the agent's raw payload with \`hook_event_name\``);
     return undefined;
   }
   if (dialects.length === 0) {
-    const known = [...new Set([...agentEventNames('claude'), ...agentEventNames('codex')])];
+    const known = [...new Set(hookProtocols().flatMap((p) => [...p.agentEvents.keys()]))];
     r.error(key, `\`${name}\` is not an agent event without a seam`, `agent events: ${known.map((k) => `\`${k}\``).join(', ')}`);
     return undefined;
   }
   if (agent !== undefined && !dialects.includes(agent)) {
-    r.error(key, `${agent === 'claude' ? 'Claude Code' : 'Codex'} has no \`${name}\` event`);
+    r.error(key, `${dialectTitle(agent)} has no \`${name}\` event`);
     return undefined;
   }
   return name;
 }
 
-function readAgent(r: Reader): 'claude' | 'codex' | undefined {
+function readAgent(r: Reader): string | undefined {
   const agent = r.obj['agent'];
   if (agent === undefined) return undefined;
-  if (agent !== 'claude' && agent !== 'codex') {
-    r.error('agent', `\`agent\` must be \`claude\` or \`codex\`, found ${typeof agent === 'string' ? `\`${agent}\`` : typeName(agent)}`);
+  const dialects = hookProtocols().map((p) => p.dialect);
+  if (typeof agent !== 'string' || !dialects.includes(agent)) {
+    r.error('agent', `\`agent\` must be ${alternatives(dialects)}, found ${typeof agent === 'string' ? `\`${agent}\`` : typeName(agent)}`);
     return undefined;
   }
   return agent;
@@ -355,13 +374,13 @@ function readAgent(r: Reader): 'claude' | 'codex' | undefined {
  * Normalises one fixture value into any event: everything `normalizeEvent` reads, plus agent events
  * without a seam, as a native line (`{"event": "Notification", "agent": "claude", "message": ...}`,
  * every key but the common ones being the event's own payload fields) or as a raw hook payload
- * whose `hook_event_name` has no seam. A raw payload with `model` on an event other than
- * SessionStart is Codex's; otherwise the agent is left open unless the line says `agent`.
+ * whose `hook_event_name` has no seam. A raw payload carrying a key only one agent sends (Codex's
+ * `model`) is that agent's; otherwise the agent is left open unless the line says `agent`.
  */
 export function normalizeAnyEvent(value: unknown, pointer = ''): AnyNormalizeResult {
   if (!isObject(value)) return normalizeEvent(value, pointer);
   const raw = value['hook_event_name'];
-  const isRawAgentEvent = typeof raw === 'string' && !(raw in CLAUDE_EVENT_SEAMS) && dialectsOfAgentEvent(raw).length > 0;
+  const isRawAgentEvent = typeof raw === 'string' && !(raw in HOOK_EVENT_SEAMS) && dialectsOfAgentEvent(raw).length > 0;
   const isNativeAgentEvent = !('hook_event_name' in value) && (value['seam'] === AGENT_EVENT_SEAM || (!('seam' in value) && 'event' in value));
   if (!isRawAgentEvent && !isNativeAgentEvent) return normalizeEvent(value, pointer);
   const r = new Reader(value, pointer);
@@ -369,7 +388,7 @@ export function normalizeAnyEvent(value: unknown, pointer = ''): AnyNormalizeRes
   const fields: Record<string, unknown> = {};
   let name: string | undefined;
   if (isRawAgentEvent) {
-    if (agent === undefined && 'model' in value && dialectsOfAgentEvent(raw).includes('codex')) agent = 'codex';
+    if (agent === undefined) agent = hookProtocols().find((p) => p.payloadMarkers?.some((k) => k in value) && p.agentEvents.has(raw))?.dialect;
     name = agentEventName(r, raw, 'hook_event_name', agent);
     for (const [k, v] of Object.entries(value)) if (!AGENT_COMMON_PAYLOAD.has(k) && k !== 'agent') fields[k] = v;
   } else {

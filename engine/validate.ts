@@ -8,7 +8,7 @@ import type { Ajv as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { diagnostic, type Diagnostic } from './diagnostics.js';
 import { IR_SCHEMA } from './ir-schema.js';
 import { AGENT_EVENT_SEAM, IR_VERSION, SEAM_EFFECTS, TOOL_SEAMS, type PolicyIR } from './ir.js';
-import { agentEventInfo } from './agent-events.js';
+import { agentEventInfo, hookProtocol, hookProtocols } from './hooks/protocol.js';
 import { checkRegex } from './match/index.js';
 
 /**
@@ -85,6 +85,10 @@ export function validateIR(value: unknown): ValidateResult {
     const at = `/rules/${i}`;
     if (ids.has(r.id)) diagnostics.push(diagnostic('ir/duplicate-id', 'error', `duplicate rule id \`${r.id}\``, { pointer: `${at}/id` }));
     ids.add(r.id);
+    if (r.hook && !hookProtocol(r.hook.dialect)) {
+      const known = hookProtocols().map((p) => `\`${p.dialect}\``).join(', ');
+      diagnostics.push(diagnostic('ir/unknown-dialect', 'error', `no agent protocol is registered for the hook dialect \`${r.hook.dialect}\``, { pointer: `${at}/hook/dialect`, help: known ? `known dialects: ${known}` : 'register the agents\' protocols (the package\'s entry points do)' }));
+    }
     if (r.seam === AGENT_EVENT_SEAM) {
       if (r.effect !== 'run' || !r.hook || r.hook.event === undefined || !agentEventInfo(r.hook.dialect, r.hook.event)) {
         diagnostics.push(diagnostic('ir/agent-event', 'error', '`agent-event` rules are `run` rules whose hook names an event of its dialect without a seam', { pointer: at }));

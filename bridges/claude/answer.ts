@@ -4,7 +4,8 @@
  * for "no opinion", so Claude Code's own permission flow runs; exit 2 with the reason on stderr
  * only where an event's answer has no JSON form.
  */
-import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
+import type { AnyDecision, AnyEvent } from '../../engine/index.js';
+import { CLAUDE_EVENT_TABLE } from './event-table.js';
 import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../common/answer.js';
 
 function context(d: AnyDecision): string | undefined {
@@ -44,7 +45,7 @@ export function claudeAnswer(decision: AnyDecision, event: AnyEvent): HookAnswer
 
 /** An agent event's decision (from its imported hooks), said the way the event takes it. */
 function agentEventAnswer(d: Extract<AnyDecision, { seam: 'agent-event' }>, event: AnyEvent): HookAnswer {
-  const info = agentEventInfo('claude', d.event);
+  const info = CLAUDE_EVENT_TABLE.get(d.event);
   if (!info || event.seam !== 'agent-event') return SILENT;
   const reason = reasonOf(d);
   const specific: Record<string, unknown> = { hookEventName: d.event };

@@ -21,19 +21,8 @@
  * Differences that hold for every rule (quoting, wrappers, assignments, scripts, variables) are
  * not reported here; see permissions-notes.ts.
  */
-import {
-  analyzeCommand,
-  checkCommandPattern,
-  claudeRuleMatches,
-  colonStar,
-  compileCommandPattern,
-  exactProgramWord,
-  matchCommandPart,
-  parseClaudeRule,
-  plainPatternWords,
-  shellPatternWords,
-} from '../../engine/index.js';
-import type { ClaudeRuleMode } from '../../engine/index.js';
+import { analyzeCommand, checkCommandPattern, compileCommandPattern, exactProgramWord, matchCommandPart } from '../../engine/index.js';
+import { claudeRuleMatches, colonStar, parseClaudeRule, plainPatternWords, shellPatternWords, type ClaudeRuleMode } from './permission-rule.js';
 
 /** A wildcard element of a pattern (every other element is a code point). */
 const STAR = -1;
@@ -67,7 +56,7 @@ function spanBound(stars: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claude Code's reading of a pattern: engine/match/claude-rule.ts's own word splitting
+// Claude Code's reading of a pattern: permission-rule.ts's own word splitting
 
 /**
  * The text Claude Code compares (without the word-boundary tail), with consecutive stars merged,

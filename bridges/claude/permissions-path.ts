@@ -17,7 +17,7 @@
  * (`G` and `G/**` are written); in allow rules only the path itself is compared.
  */
 import { checkGlob } from '../../engine/index.js';
-import type { ClaudeRuleMode } from '../../engine/index.js';
+import type { ClaudeRuleMode } from './permission-rule.js';
 
 export interface PathTranslation {
   globs: string[];

@@ -2,7 +2,7 @@
  * One Claude Code permission rule string (`Bash(npm run test:*)`, `Read(./.env)`,
  * `WebFetch(domain:*.example.com)`, `mcp__github`, `Agent(Explore)`) as the parts of a dshpolicy
  * `pre-tool` rule: tools, selectors and a condition, with what changes in the translation.
- * Claude Code's reading of a rule is engine/match/claude-rule.ts; each kind is translated here:
+ * Claude Code's reading of a rule is permission-rule.ts; each kind is translated here:
  *
  * | rule | tools | selector or condition |
  * |---|---|---|
@@ -22,7 +22,8 @@
  * allow rules with a tool glob or a `param:value`) are not imported.
  */
 import { domainToASCII } from 'node:url';
-import { checkGlob, compileToolGlob, KNOWN_PARAMS, PARAM_RULE, PRIMARY_FIELDS, UNCONSULTED_PATH_TOOLS, type ClaudeRule, type ClaudeRuleMode, type Expr, type Selector } from '../../engine/index.js';
+import { checkGlob, compileToolGlob, type Expr, type Selector } from '../../engine/index.js';
+import { KNOWN_PARAMS, PARAM_RULE, PRIMARY_FIELDS, UNCONSULTED_PATH_TOOLS, type ClaudeRule, type ClaudeRuleMode } from './permission-rule.js';
 import { translateBash, translatePowerShell } from './permissions-bash.js';
 import { translatePath } from './permissions-path.js';
 

@@ -1,15 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { claudeRuleMatches, parseClaudeRule, type ClaudeRuleMode } from './permission-rule.js';
 import {
   analyzeCommand,
-  claudeRuleMatches,
   compilePolicy,
   evaluateSync,
   IR_VERSION,
-  parseClaudeRule,
   partReads,
   partWrites,
-  type ClaudeRuleMode,
   type Diagnostic,
   type PolicyEvent,
   type Rule,
@@ -292,7 +290,7 @@ describe('reported differences are real', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Agreement with engine/match/claude-rule.ts, the reading of Claude Code's matcher
+// Agreement with permission-rule.ts, the reading of Claude Code's matcher
 
 const BASE_DIR = '/repo';
 
@@ -468,7 +466,7 @@ const scenario = fc
   });
 
 describe('agreement with the reference matcher', () => {
-  it('decides as engine/match/claude-rule.ts wherever no difference is reported', { timeout: 120_000 }, () => {
+  it('decides as permission-rule.ts wherever no difference is reported', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(scenario, ({ calls, lists, cwd }) => {
         const r = importClaudePermissions(settings(lists), FILE, { baseDir: BASE_DIR, home: HOME });

@@ -26,7 +26,8 @@
  * - `import/invalid-settings` (error): Claude Code ignores the whole file; nothing is imported.
  */
 import path from 'node:path';
-import { diagnostic, parseClaudeRule, sortDiagnostics, type Diagnostic, type Rule, type Span } from '../../engine/index.js';
+import { parseClaudeRule } from './permission-rule.js';
+import { diagnostic, sortDiagnostics, type Diagnostic, type Rule, type Span } from '../../engine/index.js';
 import type { ImportedPolicy, PermissionImportOptions } from '../permissions.js';
 import { keyOf, members, shadowed, type Prop, type ValueNode } from '../common/tree.js';
 import { parseJson, type JsonDoc } from './json.js';

@@ -5,7 +5,8 @@
  * opts for it) left to Codex's own approval flow. A plain `allow` cannot be said either: the call
  * is left to Codex, which is what an allow amounts to there.
  */
-import { agentEventInfo, type AnyDecision, type AnyEvent } from '../../engine/index.js';
+import type { AnyDecision, AnyEvent } from '../../engine/index.js';
+import { CODEX_EVENT_TABLE } from './event-table.js';
 import { answerJson as json, reasonOf, SEAM_EVENT, SILENT, stopOrStartAnswer, type HookAnswer } from '../common/answer.js';
 
 export interface CodexAnswerOptions {
@@ -48,7 +49,7 @@ export function codexAnswer(decision: AnyDecision, event: AnyEvent, opts: CodexA
 }
 
 function agentEventAnswer(d: Extract<AnyDecision, { seam: 'agent-event' }>, event: AnyEvent): HookAnswer {
-  const info = agentEventInfo('codex', d.event);
+  const info = CODEX_EVENT_TABLE.get(d.event);
   if (!info || event.seam !== 'agent-event') return SILENT;
   const reason = reasonOf(d);
   const specific: Record<string, unknown> = { hookEventName: d.event };

@@ -17,7 +17,7 @@
  * Whatever a hook prints after it was counted is dropped: its outcome is settled once.
  */
 import { DECISION_RANK } from '../algebra.js';
-import { AGENT_EVENT_DECISIONS } from '../agent-events.js';
+import { AGENT_EVENT_DECISIONS } from './protocol.js';
 import type { CompiledPolicy, CompiledRule } from '../compile.js';
 import { diagnostic } from '../diagnostics.js';
 import { match, type HookOutcome, type HookRunner } from '../evaluate.js';

@@ -12,7 +12,7 @@
  *
  * Never throws; the body read is capped like a command's output.
  */
-import type { RawHookResult } from './decode.js';
+import type { RawHookResult } from './protocol.js';
 
 export interface HttpHookRequest {
   url: string;

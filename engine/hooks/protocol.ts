@@ -13,10 +13,9 @@
  * the shell and environment of a command hook, default timeouts, and the few ways its agent merges
  * several hooks' answers (identical handlers run once, only the first blocking reason shows).
  */
-import type { Diagnostic } from '../diagnostics.js';
 import type { AgentEvent, AnyEvent, PolicyEvent } from '../events.js';
 import type { HookOutcome } from '../evaluate.js';
-import type { HookSpec, Seam } from '../ir.js';
+import type { HookSpec, RuleSeam, Seam } from '../ir.js';
 
 /** What a hook can do to an agent event, most restrictive first. */
 export const AGENT_EVENT_DECISIONS = ['halt', 'deny', 'ask', 'block', 'continue', 'allow', 'none'] as const;
@@ -44,6 +43,8 @@ export interface AgentEventInfo {
   dialect: string;
   /** The payload field the group's matcher is tested against; absent when the agent ignores matchers. */
   matchField?: string;
+  /** The matcher is tested against the base name of the match field's path (Claude Code's FileChanged). */
+  matchBaseName?: boolean;
   /** A narrower exact-name class for the matcher (Claude Code's FileChanged, StopFailure). */
   narrowMatcher?: boolean;
   /** What exit code 2 does; absent when it decides nothing. */
@@ -63,8 +64,6 @@ export interface AgentEventInfo {
   special?: AgentEventSpecial;
   /** Default timeout of a command hook, when it is not the agent's usual one. */
   timeoutMs?: number;
-  /** The `hookSpecificOutput` fields the event accepts, for agents that reject others (null: none). */
-  specificFields?: readonly string[] | null;
   /** One line for reports: what the event is and what a hook can do there. */
   summary: string;
 }
@@ -82,11 +81,16 @@ export interface RawHookResult {
   http?: true;
 }
 
+/** Longest value a hook group's matcher is tested against; longer values never match. */
+export const MAX_MATCHER_INPUT = 256;
+
 /** A hook group's matcher, compiled: tests one short value (a tool name, a source, a trigger). */
 export interface AgentMatcher {
+  /** How the pattern is read: every value, a list of exact names, or a regex. */
+  readonly kind: 'all' | 'exact' | 'regex' | 'invalid';
+  /** For `invalid`: why the agent rejects the pattern (the group never fires). */
+  readonly error?: string;
   test(value: string): boolean;
-  /** Problems with the pattern (it still compiles to a matcher that never matches). */
-  diagnostics: Diagnostic[];
 }
 
 export interface AgentMatcherOptions {
@@ -114,14 +118,16 @@ export interface HookProtocol {
   readonly seamEvents: Readonly<Record<string, Seam>>;
   /** The agent's events without a seam, by name. */
   readonly agentEvents: ReadonlyMap<string, AgentEventInfo>;
-  /** The timeout a handler that names none gets on the event. */
-  defaultTimeoutMs(event: AnyEvent): number;
+  /** The timeout a handler that names none gets on a seam's event, or on the agent event named. */
+  defaultTimeoutMs(seam: RuleSeam, event?: string): number;
   /** The shell a command hook runs in (`/bin/sh`, `/bin/bash`). */
   shell(hook: HookSpec): string;
   /** Sets the variables the agent gives its hooks (its project directory, a plugin's root) in `env`. */
   environment(hook: HookSpec, cwd: string, env: NodeJS.ProcessEnv): void;
   /** The `${NAME}` placeholders the agent fills in an exec-form hook's words. */
   readonly placeholders: readonly string[];
+  /** Payload keys only this agent sends, which tell a raw payload that names no agent as its (Codex's `model`). */
+  readonly payloadMarkers?: readonly string[];
   /** The payload as the agent sends it. */
   payload(event: AnyEvent): Record<string, unknown>;
   /** The payload's bytes on stdin. */
@@ -136,6 +142,13 @@ export interface HookProtocol {
   matcherInputs(tool: string): string[];
   /** Compiles a handler's condition (`if`); `invalid` when it cannot be read (the handler never runs). */
   compileCondition?(text: string): HookCondition | 'invalid';
+  /** Why a condition cannot be read, with the offset of the problem in it; null when it can. */
+  checkCondition?(text: string): { message: string; offset: number } | null;
+  /**
+   * Why the agent's hooks cannot take a `with {...}` option of a `run` rule (`args`, `shell`, `if`,
+   * `http`, `plugin_root`): the message and the fix; undefined when they take it.
+   */
+  unsupportedOption?(option: string): { message: string; help: string } | undefined;
   /** The events on which the agent tests a handler's condition (elsewhere a handler with one never runs). */
   readonly conditionEvents?: readonly string[];
   /** Whether only the first blocking hook's reason reaches the model (the others block silently). */
@@ -181,4 +194,28 @@ export function dialectsOfAgentEvent(event: string): string[] {
 /** The title of a dialect's agent, or the dialect itself when none is registered. */
 export function dialectTitle(dialect: string): string {
   return PROTOCOLS.get(dialect)?.title ?? dialect;
+}
+
+/** The agents' usual timeout of a command hook that names none. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 600_000;
+
+/** The timeout a hook gets when its handler names none, as its agent sets it for the event. */
+export function defaultHookTimeoutMs(dialect: string, event: AnyEvent): number {
+  return PROTOCOLS.get(dialect)?.defaultTimeoutMs(event.seam, event.seam === 'agent-event' ? event.event : undefined) ?? DEFAULT_HOOK_TIMEOUT_MS;
+}
+
+const ALL: AgentMatcher = { kind: 'all', test: () => true };
+
+/**
+ * A hook group's matcher in its dialect. A dialect no protocol is registered for gives a matcher
+ * that matches every value, so its hook is never skipped (the IR validator rejects such rules first).
+ */
+export function compileAgentMatcher(dialect: string, pattern: string | undefined, opts: AgentMatcherOptions = {}): AgentMatcher {
+  if (pattern === undefined) return ALL;
+  return PROTOCOLS.get(dialect)?.compileMatcher(pattern, opts) ?? ALL;
+}
+
+/** The names a tool goes by for a dialect's matchers (the tool's own name first). */
+export function matcherInputs(dialect: string, tool: string): string[] {
+  return PROTOCOLS.get(dialect)?.matcherInputs(tool) ?? [tool];
 }

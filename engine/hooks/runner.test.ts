@@ -6,7 +6,9 @@ import type { CompiledRule } from '../compile.js';
 import type { PolicyEvent } from '../events.js';
 import type { Rule } from '../ir.js';
 import { processHookRunner, runCommand } from './runner.js';
-import { payloadText } from './payload.js';
+import { hookProtocol } from './protocol.js';
+
+const payloadText = (event: PolicyEvent, dialect: string) => hookProtocol(dialect)!.payloadText(event);
 
 const cwd = mkdtempSync(join(tmpdir(), 'dshpolicy-hook-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));

@@ -11,25 +11,10 @@ import { diagnostic } from '../diagnostics.js';
 import type { AnyEvent } from '../events.js';
 import type { CompiledRule } from '../compile.js';
 import type { HookOutcome, HookRunOptions } from '../evaluate.js';
-import { agentEventInfo } from '../agent-events.js';
-import { decodeHookResult, type RawHookResult } from './decode.js';
-import { decodeCodexHookResult } from './decode-codex.js';
-import { decodeClaudeAgentEvent, decodeCodexAgentEvent } from './decode-agent.js';
-import { buildPayload, payloadText } from './payload.js';
+import { defaultHookTimeoutMs, hookProtocol, type RawHookResult } from './protocol.js';
 import { runHttpHook } from './http.js';
 
-/** The agents' default command-hook timeout. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 600_000;
-/** Claude Code's default for command hooks on UserPromptSubmit. */
-export const CLAUDE_PROMPT_TIMEOUT_MS = 30_000;
-
-/** The timeout a hook gets when its handler names none, as its agent sets it for the event. */
-export function defaultHookTimeoutMs(dialect: 'claude' | 'codex', event: AnyEvent): number {
-  if (dialect !== 'claude') return DEFAULT_HOOK_TIMEOUT_MS;
-  if (event.seam === 'prompt') return CLAUDE_PROMPT_TIMEOUT_MS;
-  if (event.seam === 'agent-event') return agentEventInfo('claude', event.event)?.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-  return DEFAULT_HOOK_TIMEOUT_MS;
-}
+export { DEFAULT_HOOK_TIMEOUT_MS, defaultHookTimeoutMs } from './protocol.js';
 /** Bytes kept of each of stdout and stderr. */
 export const HOOK_OUTPUT_CAP = 1024 * 1024;
 
@@ -148,31 +133,36 @@ export function runProcess(file: string, argv: string[], stdin: string, opts: Pr
 }
 
 /** `${NAME}` placeholders of the agent's variables, filled from the hook's environment. */
-function fillPlaceholders(word: string, env: NodeJS.ProcessEnv): string {
-  return word.replace(/\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|PLUGIN_ROOT)\}/g, (m, name: string) => env[name] ?? m);
+function fillPlaceholders(word: string, names: readonly string[], env: NodeJS.ProcessEnv): string {
+  return word.replace(/\$\{([A-Z_][A-Z0-9_]*)\}/g, (m, name: string) => (names.includes(name) ? (env[name] ?? m) : m));
 }
 
-/** The default runner: Claude Code hooks run with `sh -c`, Codex hooks with `bash -c`. */
+/**
+ * The default runner: a hook runs as its dialect's agent runs it (engine/hooks/protocol.ts: the
+ * shell, the environment, the payload and the reading of its answer). A hook of a dialect no
+ * protocol is registered for does not run and fails closed.
+ */
 export function processHookRunner(options: RunnerOptions = {}): SignalledHookRunner {
   return async (cr: CompiledRule, event: AnyEvent, runOpts: SignalledRunOptions = {}): Promise<HookOutcome> => {
     const hook = cr.rule.hook!;
-    const shell = hook.dialect === 'codex' || hook.shell === 'bash' ? '/bin/bash' : '/bin/sh';
+    const protocol = hookProtocol(hook.dialect);
+    if (!protocol) return unknownDialect(cr, event);
+    const shell = protocol.shell(hook);
     // Offline fixtures often name a working directory of another machine; run there when it exists.
     const wanted = event.cwd ?? process.cwd();
     const cwd = existsSync(wanted) ? wanted : process.cwd();
     const env = { ...(options.env ?? process.env) };
-    if (hook.dialect === 'claude') env['CLAUDE_PROJECT_DIR'] ??= cwd;
-    if (hook.pluginRoot !== undefined) env[hook.dialect === 'claude' ? 'CLAUDE_PLUGIN_ROOT' : 'PLUGIN_ROOT'] = hook.pluginRoot;
+    protocol.environment(hook, cwd, env);
     // Hooks shipped beside a policy find their scripts through the policy's own directory.
     if (cr.rule.span) env['DSHPOLICY_POLICY_DIR'] = dirname(resolve(cr.rule.span.file));
     const limits: ProcessLimits = { cwd, timeoutMs: runOpts.timeoutMs ?? hook.timeoutMs ?? defaultHookTimeoutMs(hook.dialect, event), env, outputCap: options.outputCap ?? HOOK_OUTPUT_CAP };
     if (runOpts.signal) limits.signal = runOpts.signal;
-    const stdin = payloadText(event, hook.dialect);
+    const stdin = protocol.payloadText(event);
     // Claude Code's exec form runs the program directly, with placeholders filled in each word.
     const raw = hook.http
       ? await runHttpHook({
           url: hook.command,
-          body: JSON.stringify(buildPayload(event, hook.dialect)),
+          body: JSON.stringify(protocol.payload(event)),
           ...(hook.http.headers ? { headers: hook.http.headers } : {}),
           ...(hook.http.allowedEnvVars ? { allowedEnvVars: hook.http.allowedEnvVars } : {}),
           env,
@@ -181,19 +171,16 @@ export function processHookRunner(options: RunnerOptions = {}): SignalledHookRun
           ...(limits.signal ? { signal: limits.signal } : {}),
         })
       : hook.args
-      ? await runProcess(fillPlaceholders(hook.command, env), hook.args.map((a) => fillPlaceholders(a, env)), stdin, limits)
+      ? await runProcess(fillPlaceholders(hook.command, protocol.placeholders, env), hook.args.map((a) => fillPlaceholders(a, protocol.placeholders, env)), stdin, limits)
       : await runCommand(hook.command, shell, stdin, limits);
     let outcome: HookOutcome;
     if (event.seam === 'agent-event') {
-      const info = agentEventInfo(hook.dialect, event.event);
+      const info = protocol.agentEvents.get(event.event);
       outcome = !info
         ? { exitCode: raw.exitCode, timedOut: raw.timedOut, summary: 'not an event of this agent' }
-        : hook.dialect === 'codex'
-          ? decodeCodexAgentEvent(raw, event, info, cr.rule.id, hook.command)
-          : decodeClaudeAgentEvent(raw, event, info, cr.rule.id, hook.command);
+        : protocol.decodeAgentEvent(raw, event, info, cr.rule.id, hook.command);
     } else {
-      const decode = hook.dialect === 'codex' ? decodeCodexHookResult : decodeHookResult;
-      outcome = decode(raw, event, cr.rule.id, hook.command);
+      outcome = protocol.decode(raw, event, cr.rule.id, hook.command);
     }
     if (cwd !== wanted) {
       (outcome.diagnostics ??= []).push(
@@ -202,4 +189,21 @@ export function processHookRunner(options: RunnerOptions = {}): SignalledHookRun
     }
     return outcome;
   };
+}
+
+/** A hook no registered protocol can run: it does not start, and where it could decide it fails closed. */
+function unknownDialect(cr: CompiledRule, event: AnyEvent): HookOutcome {
+  const hook = cr.rule.hook!;
+  const outcome: HookOutcome = {
+    exitCode: null,
+    timedOut: false,
+    summary: 'no protocol for its dialect',
+    diagnostics: [diagnostic('hook/unknown-dialect', 'error', `rule \`${cr.rule.id}\`: no agent protocol is registered for the hook dialect \`${hook.dialect}\`, so the hook cannot run`)],
+  };
+  const effect = event.seam === 'pre-tool' ? 'deny' : event.seam === 'prompt' || event.seam === 'post-tool' ? 'block' : event.seam === 'agent-event' ? 'deny' : undefined;
+  if (effect) {
+    outcome.effect = effect;
+    outcome.reason = `the hook \`${hook.command}\` cannot run: its dialect \`${hook.dialect}\` is unknown`;
+  }
+  return outcome;
 }

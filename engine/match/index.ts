@@ -12,8 +12,8 @@ import { checkDomainGlob, checkUrlGlob } from './url.js';
 import type { GlobKind, MatchError } from './types.js';
 
 export type { GlobKind, MatchError, Matcher, PathContext, PathMatcher } from './types.js';
-export { compileToolGlob } from './glob.js';
-export { compilePathGlob, requiredPathKey, resolveToolPath, resolveToolPathSegments, type PathKey } from './path.js';
+export { compileToolGlob, codePoints, runNfa, type NfaStep } from './glob.js';
+export { checkPathGlob, compilePathGlob, requiredPathKey, resolveToolPath, resolveToolPathSegments, type PathKey } from './path.js';
 export {
   compileUrlGlob,
   compileDomainGlob,
@@ -46,5 +46,3 @@ export function checkGlob(glob: string, kind: GlobKind): MatchError | null {
     return { message: 'glob could not be checked', offset: 0 };
   }
 }
-export * from './agent.js';
-export * from './claude-rule.js';

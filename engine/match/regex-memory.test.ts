@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { RE2 } from 're2-wasm';
 import { describe, expect, it } from 'vitest';
-import { compileAgentMatcher } from './agent.js';
+import { compileAgentMatcher } from '../hooks/protocol.js';
 import { checkRegex, clearRegexCache, compileRegex, liveRegexCount, regexFailures, regexPlan } from './regex.js';
 
 // Run as JavaScript RegExps; RE2 compiles them once to check them, then lets them go.

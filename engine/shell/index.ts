@@ -93,7 +93,7 @@ export function foreignShellTool(tool: string | undefined): string | null {
   return tool === 'PowerShell' ? 'PowerShell' : null;
 }
 
-export { unknowablePart } from './wrappers.js';
+export { computeViews, unknowablePart } from './wrappers.js';
 
 /** Why the call cannot be fully read (the first unknowable part's reason), or undefined when every part can. */
 export function opaqueReason(analysis: CommandAnalysis): string | undefined {

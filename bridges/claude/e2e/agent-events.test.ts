@@ -401,10 +401,10 @@ async function observeReal(row: Row): Promise<RealSide> {
     for (const text of texts) for (const m of text.matchAll(CONTEXT_LINE)) if (m[1] === row.event && !contexts.includes(m[2]!)) contexts.push(m[2]!);
   }
   // SessionEnd and StopFailure run after the last stream line: their files tell whether they ran,
-  // and their hook may still be writing when the CLI has exited, so give it a moment
+  // and their hook may still be writing when the CLI has exited (seconds, on a loaded machine), so give it a moment
   if (row.situation === 'session' || row.situation === 'api-error') {
     const files = Object.entries(row.files ?? {}).filter(([, expected]) => expected).map(([f]) => f);
-    for (const until = Date.now() + 5_000; Date.now() < until && !files.every((f) => run.exists(f)); ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = Date.now() + 15_000; Date.now() < until && !files.every((f) => run.exists(f)); ) await new Promise((r) => setTimeout(r, 50));
   }
   const started = run.hookEvents.some((e) => e.subtype === 'hook_started' && e.hook_event === row.event);
   const wrote = Object.keys(row.files ?? {}).some((f) => run.exists(f));

@@ -4,11 +4,8 @@
  * `approve`) or a missing reason is a failed hook, and a failed hook never blocks: the call goes
  * ahead (fail-open), exactly as Codex runs it.
  */
-import { diagnostic, type Diagnostic } from '../diagnostics.js';
-import type { PolicyEvent } from '../events.js';
-import type { HookOutcome } from '../evaluate.js';
-import type { RawHookResult } from './decode.js';
-import { hookEventName } from './payload.js';
+import { diagnostic, type Diagnostic, type HookOutcome, type PolicyEvent } from '../../engine/index.js';
+import { hookEventName, isObject, nonEmpty, type RawHookResult } from '../common/hook-output.js';
 
 const UNIVERSAL = ['continue', 'stopReason', 'suppressOutput', 'systemMessage'];
 const TOP_LEVEL = [...UNIVERSAL, 'decision', 'reason', 'hookSpecificOutput'];
@@ -20,14 +17,6 @@ const SPECIFIC: Record<PolicyEvent['seam'], string[] | null> = {
   'session-start': ['additionalContext'],
   stop: null,
 };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function nonEmpty(v: unknown): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-}
 
 /**
  * The start of every Codex decoding: the outcome's base, the `failed` outcome maker, and the

@@ -75,12 +75,22 @@
  * other tool that is not `param:value` gives a warning and never matches.
  */
 import { domainToASCII } from 'node:url';
-import { analyzeCommand, type CommandPart, type ShellWord } from '../shell/index.js';
-import { computeViews } from '../shell/wrappers.js';
-import { codePoints, compileToolGlob, runNfa, type NfaStep } from './glob.js';
-import { checkPathGlob, compilePathGlob, resolveToolPath } from './path.js';
-import { hostOfValue } from './url.js';
-import type { MatchError, PathMatcher } from './types.js';
+import {
+  analyzeCommand,
+  checkPathGlob,
+  codePoints,
+  compilePathGlob,
+  compileToolGlob,
+  computeViews,
+  hostOfValue,
+  resolveToolPath,
+  runNfa,
+  type CommandPart,
+  type MatchError,
+  type NfaStep,
+  type PathMatcher,
+  type ShellWord,
+} from '../../engine/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types

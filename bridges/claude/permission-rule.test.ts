@@ -6,7 +6,7 @@ import {
   type ClaudeRule,
   type ClaudeRuleContext,
   type ClaudeRuleMode,
-} from './claude-rule.js';
+} from './permission-rule.js';
 
 const CWD = '/home/u/proj';
 const HOME = '/home/u';

@@ -1,34 +1,10 @@
 /**
- * Decoding a command hook's exit code and output into a `HookOutcome`, the way the dialect's
- * agent reads them.
+ * Claude Code's reading of a command hook's exit code and output on a seam's event, into a
+ * `HookOutcome`: lenient (JSON decides whatever the exit code; exit 2 blocks where the event can).
  */
-import { diagnostic, type Diagnostic } from '../diagnostics.js';
-import type { PolicyEvent } from '../events.js';
-import type { HookOutcome } from '../evaluate.js';
-import { hookEventName } from './payload.js';
+import { diagnostic, type Diagnostic, type HookOutcome, type PolicyEvent } from '../../engine/index.js';
+import { decodeFault, failureText, hookEventName, isObject, parseObject, type RawHookResult } from '../common/hook-output.js';
 
-export interface RawHookResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  truncated: boolean;
-  spawnError?: string;
-  /** Set for an `http` hook: its failures are requests that failed, not exit codes. */
-  http?: true;
-}
-
-/** How a failed run reads in a message: an exit code, or for an http hook what went wrong. */
-export function failureText(raw: RawHookResult, command: string): string {
-  const first = raw.stderr.trim().split('\n')[0]?.slice(0, 200) ?? '';
-  if (raw.http) return `the http hook \`${command}\` failed: ${first || 'no answer'}`;
-  return `the hook \`${command}\` exited with ${raw.exitCode}: ${first || 'no message'}`;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function firstLine(s: string, max = 200): string {
   const line = s.trim().split('\n')[0] ?? '';
@@ -50,34 +26,8 @@ function blockingEffect(seam: PolicyEvent['seam']): HookOutcome['effect'] {
   }
 }
 
-/**
- * Claude Code's reading of a hook that did not finish normally (could not start, timed out, was
- * killed): no decision, and a warning. Also warns when the output was capped. Undefined when the
- * hook exited.
- */
-export function decodeFault(
-  raw: RawHookResult,
-  base: { exitCode: number | null; timedOut: boolean; diagnostics: Diagnostic[] },
-  warn: (code: string, message: string) => void,
-  command: string,
-): HookOutcome | undefined {
-  if (raw.truncated) warn('hook/output-capped', 'the hook printed more than the output cap; the rest was dropped');
-  if (raw.spawnError !== undefined) {
-    warn('hook/spawn-failed', `the hook \`${command}\` could not start: ${raw.spawnError}`);
-    return { ...base, summary: 'could not start' };
-  }
-  if (raw.timedOut) {
-    warn('hook/timeout', `the hook \`${command}\` timed out and was killed`);
-    return { ...base, summary: 'timed out' };
-  }
-  if (raw.exitCode === null) {
-    warn('hook/killed', `the hook \`${command}\` was killed by \`${raw.signal ?? 'a signal'}\``);
-    return { ...base, summary: `killed by ${raw.signal ?? 'a signal'}` };
-  }
-  return undefined;
-}
 
-export function decodeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId: string, command: string): HookOutcome {
+export function decodeClaudeHookResult(raw: RawHookResult, event: PolicyEvent, ruleId: string, command: string): HookOutcome {
   const diagnostics: Diagnostic[] = [];
   const base = { exitCode: raw.exitCode, timedOut: raw.timedOut, diagnostics };
   const warn = (code: string, message: string) => diagnostics.push(diagnostic(code, 'warning', `rule \`${ruleId}\`: ${message}`));
@@ -132,15 +82,6 @@ export function claudeSpecific(
     return { void: { ...base, summary: 'wrong hookEventName' } };
   }
   return { specific };
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return isObject(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const PRE_TOOL_RANK: Record<string, number> = { allow: 1, ask: 2, deny: 3 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyEvent } from '../events.js';
-import type { RawHookResult } from './decode.js';
-import { decodeCodexHookResult } from './decode-codex.js';
+import type { PolicyEvent } from '../../engine/index.js';
+import type { RawHookResult } from '../common/hook-output.js';
+import { decodeCodexHookResult } from './decode.js';
 
 const pre: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command: 'ls' } };
 const prompt: PolicyEvent = { seam: 'prompt', prompt: 'x' };

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyEvent } from '../events.js';
-import { buildPayload, payloadText } from './payload.js';
+import { hookProtocol, type AnyEvent, type PolicyEvent } from '../engine/index.js';
+import './protocols.js';
+
+const buildPayload = (event: AnyEvent, dialect: string) => hookProtocol(dialect)!.payload(event);
+const payloadText = (event: AnyEvent, dialect: string) => hookProtocol(dialect)!.payloadText(event);
 
 const pre: PolicyEvent = { seam: 'pre-tool', tool: 'Bash', input: { command: 'ls' }, cwd: '/repo' };
 

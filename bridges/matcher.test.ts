@@ -1,6 +1,9 @@
+/** The agents' hook-matcher dialects, through the engine's registry (as compiled rules use them). */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { codexMatcherInputs, compileAgentMatcher, MAX_MATCHER_INPUT } from './agent.js';
+import { compileAgentMatcher, MAX_MATCHER_INPUT } from '../engine/index.js';
+import { codexMatcherInputs } from './codex/matcher.js';
+import './protocols.js';
 
 describe('Claude Code matchers', () => {
   // What the real CLI did for the tool `Bash` (see the observed-behaviour reference).
