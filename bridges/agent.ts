@@ -15,6 +15,7 @@
 import type { HookProtocol } from '../engine/index.js';
 import type { HooksConfig } from './config.js';
 import type { ImportedPolicy, PermissionImportOptions } from './permissions.js';
+import type { HeadReader, IterateOptions, ReadTurnOptions, SyntheticLines, TranscriptItem, TurnFacts } from './common/transcript.js';
 
 export interface Agent {
   /** The name in commands and policy files (`dshpolicy hook claude`, `import codex hooks "..."`). */
@@ -27,6 +28,8 @@ export interface Agent {
   readonly hooks?: AgentHooks;
   /** Its permission languages (`import <agent> <what> "..."`). */
   readonly permissions?: readonly AgentPermissions[];
+  /** Its session files (transcripts, rollouts): read by `dshpolicy replay` and, for the stop seam, by hook mode. */
+  readonly transcripts?: AgentTranscripts;
 }
 
 export interface AgentHooks {
@@ -39,4 +42,27 @@ export interface AgentPermissions {
   readonly what: string;
   /** Reads one file of the language into rules and test cases. Never throws. */
   import(text: string, file: string, opts: PermissionImportOptions): ImportedPolicy;
+}
+
+/**
+ * An agent's session files: the JSON Lines it appends to as a session runs. Replay reads them
+ * forward into items and tells whose a file is from its first lines; hook mode reads the turn that
+ * is ending backward from the end. No reader throws: problems are diagnostics.
+ */
+export interface AgentTranscripts {
+  /** What messages call one of its files (`transcript`, `rollout`), after the agent's title. */
+  readonly noun: string;
+  /** Every event-worthy item of a file, first to last, in batches (one per chunk read); constant memory. */
+  batches(file: string, opts?: IterateOptions): AsyncGenerator<TranscriptItem[], void, undefined>;
+  /** The facts of the turn that is ending (the stop seam's), read backward from the end of the file. */
+  readTurn(path: string, opts?: ReadTurnOptions): Promise<TurnFacts>;
+  /** A fresh reader of one file's first lines: whether they are this agent's, and the session facts. */
+  head(): HeadReader;
+  /**
+   * The hook event a failed tool call goes to instead of the post-tool seam, when the agent has one
+   * (Claude Code's `PostToolUseFailure`); without it a failed call's result is a post-tool event.
+   */
+  readonly failedResultEvent?: string;
+  /** The lines of a synthetic session of this agent's format, for tests and measurements. */
+  readonly synthetic?: SyntheticLines;
 }

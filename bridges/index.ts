@@ -1,6 +1,6 @@
 import './protocols.js';
 export * from './config.js';
-export type { Agent as AgentSpec, AgentHooks, AgentPermissions } from './agent.js';
+export type { Agent as AgentSpec, AgentHooks, AgentPermissions, AgentTranscripts } from './agent.js';
 export { AGENTS, agentNamed, agentsWith, agentNameList } from './agents.js';
 export {
   loadClaudeHooksText,
@@ -89,5 +89,24 @@ export { readClaudeTurn, iterateClaudeTranscript, claudeTranscriptBatches } from
 export type { TurnFacts, ReadTurnOptions, TranscriptItem, IterateOptions } from './common/transcript.js';
 export { readCodexTurn, iterateCodexRollout, codexRolloutBatches } from './codex/rollout.js';
 export { readTranscriptHead, type TranscriptHead, type TranscriptAgent } from './transcript-head.js';
+export {
+  countTotal,
+  replay,
+  replayFiles,
+  replayInputs,
+  transcriptFiles,
+  writeSyntheticTranscript,
+  REPLAY_MAX_LINE_BYTES,
+  REPLAY_SEAMS,
+  SYNTHETIC_COMMANDS,
+  type FileSummary,
+  type ReplayOptions,
+  type ReplayProgress,
+  type ReplayRecord,
+  type ReplaySeam,
+  type ReplaySummary,
+  type RuleCount,
+  type SyntheticOptions,
+} from './replay/index.js';
 export { exportGeminiPolicy, EXPORT_PRIORITY } from './gemini/export.js';
 export { importPermissions, PERMISSION_IMPORTS, type ImportedPolicy, type PermissionImport, type PermissionImportOptions } from './permissions.js';

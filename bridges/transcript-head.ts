@@ -1,43 +1,47 @@
 /**
- * Which agent wrote a session file, and what its first lines say about the session: read from
- * the head of the file only (at most 4 MiB).
+ * Which agent wrote a session file, and what its first lines say about the session: read from the
+ * head of the file only (at most 4 MiB or 2,000 lines). Each agent with transcripts reads the
+ * lines with its own head reader (`AgentTranscripts.head`); the file is the agent's whose reader
+ * is first sure of a line (in registry order on the same line), else the first that thought one
+ * might be its. The facts are that agent's reader's. Names no agent.
  */
 import { open } from 'node:fs/promises';
-import { isObject, parseLine, readLinesForward } from './common/transcript.js';
+import type { Agent } from './agent.js';
+import { agentsWith } from './agents.js';
+import { parseLine, readLinesForward, type HeadReader } from './common/transcript.js';
 
-export type TranscriptAgent = 'claude' | 'codex';
+/** The name of an agent whose session files dshpolicy reads (`Agent.name`). */
+export type TranscriptAgent = Agent['name'];
 
 const SNIFF_BYTES = 4 * 1024 * 1024;
 const SNIFF_LINES = 2000;
 
+/** How much of a file's head is read, in bytes, for messages. */
+export const TRANSCRIPT_HEAD_BYTES = SNIFF_BYTES;
+
 export interface TranscriptHead {
-  /** The format the head says, when it says one. */
+  /** The agent the head says wrote the file, when it says one. */
   agent?: TranscriptAgent;
   session?: string;
   cwd?: string;
   permissionMode?: string;
-  /** Claude Code: every user/assistant line seen is a sidechain (a subagent's transcript). */
+  /** Every main line seen is a subagent's (a sidechain transcript). */
   sidechain: boolean;
   /** No readable JSON object in the head. */
   empty: boolean;
 }
 
-const CODEX_LINE_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
-/** Items older rollouts wrote bare, without the `response_item` wrapper. */
-const CODEX_BARE_ITEMS = new Set(['message', 'function_call', 'custom_tool_call', 'local_shell_call', 'function_call_output', 'custom_tool_call_output', 'reasoning']);
-
 /**
- * Reads the head of a file (at most 4 MiB) for its format, session id, working directory and
- * permission mode. Claude Code lines are `type: user|assistant` with a `message` (other lines carry
- * `sessionId`); Codex lines are `{type: session_meta|response_item|event_msg|..., payload}` (older
- * rollouts: bare items, and a first line with `id` and `instructions`). Throws when the file
- * cannot be opened.
+ * Reads the head of a file (at most 4 MiB) for its agent, session id, working directory and
+ * permission mode, asking the head reader of each of `agents` (default: every agent with
+ * transcripts) about every line. Throws when the file cannot be opened.
  */
-export async function readTranscriptHead(path: string): Promise<TranscriptHead> {
-  const head: TranscriptHead = { sidechain: false, empty: true };
-  let weak: TranscriptAgent | undefined;
-  let sawMain = false;
-  let sawSidechain = false;
+export async function readTranscriptHead(path: string, agents: readonly Agent[] = agentsWith('transcripts')): Promise<TranscriptHead> {
+  const readers: { name: string; reader: HeadReader }[] = [];
+  for (const a of agents) if (a.transcripts !== undefined) readers.push({ name: a.name, reader: a.transcripts.head() });
+  let empty = true;
+  let sure: (typeof readers)[number] | undefined;
+  let maybe: (typeof readers)[number] | undefined;
   const handle = await open(path, 'r');
   try {
     let lines = 0;
@@ -45,39 +49,25 @@ export async function readTranscriptHead(path: string): Promise<TranscriptHead> 
       if (++lines > SNIFF_LINES || raw.offset > SNIFF_BYTES) break;
       const value = raw.oversized === true ? null : parseLine(raw.text);
       if (value === undefined || value === null) continue;
-      head.empty = false;
-      const type = value['type'];
-      const payload = value['payload'];
-      if (typeof type === 'string' && CODEX_LINE_TYPES.has(type) && isObject(payload)) {
-        head.agent ??= 'codex';
-        if (type === 'session_meta' || type === 'turn_context') {
-          const id = payload['id'] ?? payload['session_id'];
-          if (head.session === undefined && typeof id === 'string' && type === 'session_meta') head.session = id;
-          if (head.cwd === undefined && typeof payload['cwd'] === 'string') head.cwd = payload['cwd'];
-        }
-      } else if ((type === 'user' || type === 'assistant') && isObject(value['message'])) {
-        head.agent ??= 'claude';
-        if (value['isSidechain'] === true) sawSidechain = true;
-        else sawMain = true;
-        if (head.permissionMode === undefined && typeof value['permissionMode'] === 'string') head.permissionMode = value['permissionMode'];
-      } else if (typeof type === 'string' && CODEX_BARE_ITEMS.has(type) && payload === undefined && value['message'] === undefined) {
-        weak ??= 'codex';
-      } else if (type === undefined && typeof value['id'] === 'string' && 'instructions' in value) {
-        weak ??= 'codex';
-        if (head.session === undefined) head.session = value['id'];
-      } else if (typeof value['sessionId'] === 'string') {
-        weak ??= 'claude';
+      empty = false;
+      for (const r of readers) {
+        const verdict = r.reader.line(value);
+        if (verdict === 'sure') sure ??= r;
+        else if (verdict === 'maybe') maybe ??= r;
       }
-      if (head.agent !== 'codex') {
-        if (head.session === undefined && typeof value['sessionId'] === 'string') head.session = value['sessionId'];
-        if (head.cwd === undefined && typeof value['cwd'] === 'string' && value['cwd'] !== '') head.cwd = value['cwd'];
-      }
-      if (head.agent !== undefined && head.session !== undefined && head.cwd !== undefined && (head.agent === 'codex' || sawMain)) break;
+      if (sure !== undefined && sure.reader.complete()) break;
     }
   } finally {
     await handle.close().catch(() => undefined);
   }
-  head.agent ??= weak;
-  head.sidechain = head.agent === 'claude' && sawSidechain && !sawMain;
+  const found = sure ?? maybe;
+  const head: TranscriptHead = { sidechain: false, empty };
+  if (found === undefined) return head;
+  const facts = found.reader.facts();
+  head.agent = found.name;
+  if (facts.session !== undefined) head.session = facts.session;
+  if (facts.cwd !== undefined) head.cwd = facts.cwd;
+  if (facts.permissionMode !== undefined) head.permissionMode = facts.permissionMode;
+  head.sidechain = facts.sidechain;
   return head;
 }

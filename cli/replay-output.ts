@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import type { ReplayProgress } from './replay.js';
+import type { ReplayProgress } from '../bridges/index.js';
 
 /**
  * Buffers writes into 64 KiB chunks (a line at a time on a terminal) and waits for the stream to
@@ -41,9 +41,9 @@ function bytesReadByProcess(): number | undefined {
 }
 
 /**
- * A one-line progress display on a terminal (stderr): file, bytes read of the total, events. The
- * iterators do not say how far into a file they are, so bytes come from the process's read count
- * where the system keeps one (Linux); elsewhere the line shows events only.
+ * A one-line progress display on a terminal (stderr): file, bytes read of the run's total, events.
+ * The iterators do not say how far into a file they are, so bytes come from the process's read
+ * count where the system keeps one (Linux); elsewhere the line shows events only.
  */
 export class ProgressLine {
   private timer: NodeJS.Timeout | undefined;
@@ -51,10 +51,7 @@ export class ProgressLine {
   private fileStartRead: number | undefined;
   private doneBytes = 0;
   private shown = false;
-  constructor(
-    private readonly stream: NodeJS.WritableStream,
-    private readonly totalBytes: number,
-  ) {}
+  constructor(private readonly stream: NodeJS.WritableStream) {}
   update(p: ReplayProgress): void {
     const next = this.current?.file !== p.file;
     if (next) {
@@ -73,10 +70,10 @@ export class ProgressLine {
     const parts = [`replay: file ${p.file}/${p.files}`];
     if (inFile !== undefined) {
       const done = this.doneBytes + inFile;
-      const pct = this.totalBytes > 0 ? Math.floor((done / this.totalBytes) * 100) : 100;
-      parts.push(`${formatBytes(done)} / ${formatBytes(this.totalBytes)} (${pct}%)`);
+      const pct = p.totalBytes > 0 ? Math.floor((done / p.totalBytes) * 100) : 100;
+      parts.push(`${formatBytes(done)} / ${formatBytes(p.totalBytes)} (${pct}%)`);
     } else {
-      parts.push(`${formatBytes(this.doneBytes)} done of ${formatBytes(this.totalBytes)}`);
+      parts.push(`${formatBytes(this.doneBytes)} done of ${formatBytes(p.totalBytes)}`);
     }
     parts.push(`${p.events.toLocaleString('en-US')} events`);
     this.stream.write(`\r\u001b[2K${parts.join('  ')}`);

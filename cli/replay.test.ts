@@ -6,10 +6,10 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
 import { loadPolicies } from './policy.js';
-import { clip, replayCommand, recordJson, replayFiles, type ReplaySummary } from './replay.js';
-import { measureReplayThroughput, THROUGHPUT_POLICY, writeSyntheticTranscript } from './replay-synthetic.js';
+import { clip, replayCommand, recordJson } from './replay.js';
+import { measureReplayThroughput, THROUGHPUT_POLICY } from './replay-synthetic.js';
 import { scratch } from './testkit.js';
-import { readTranscriptHead } from '../bridges/index.js';
+import { readTranscriptHead, replayFiles, writeSyntheticTranscript, type ReplaySummary } from '../bridges/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLAUDE = join(ROOT, 'bridges', 'claude', 'testdata', 'transcripts');

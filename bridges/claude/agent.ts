@@ -4,10 +4,21 @@
 import type { Agent } from '../agent.js';
 import { loadClaudeHooksText } from './index.js';
 import { importClaudePermissions } from './permissions.js';
+import { claudeTranscriptBatches, readClaudeTurn } from './transcript.js';
+import { claudeHeadReader } from './transcript-head.js';
+import { claudeSyntheticLines } from './transcript-synthetic.js';
 
 export const claude: Agent = {
   name: 'claude',
   title: 'Claude Code',
   hooks: { load: (text, file) => loadClaudeHooksText(text, file) },
   permissions: [{ what: 'permissions', import: importClaudePermissions }],
+  transcripts: {
+    noun: 'transcript',
+    batches: claudeTranscriptBatches,
+    readTurn: readClaudeTurn,
+    head: claudeHeadReader,
+    failedResultEvent: 'PostToolUseFailure',
+    synthetic: claudeSyntheticLines,
+  },
 };

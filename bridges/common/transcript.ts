@@ -1,7 +1,7 @@
 /**
  * The machinery of the agents' session files, which are all JSON Lines appended to as a session
  * runs: Claude Code's transcripts (claude/transcript.ts) and Codex's rollouts (codex/rollout.ts)
- * are read with it, and the first lines of either (transcript-head.ts) too.
+ * are read with it, and the first lines of either (../transcript-head.ts) too.
  *
  * Its contract: the line readers (backward from the end within a byte budget, forward in chunks
  * with a cap on a line's length), the backward turn driver that reads the turn that is ending up
@@ -10,6 +10,10 @@
  * a line for the backward read and its `ItemState` turns parsed lines into items, and its
  * `code` and `noun` name the file in every diagnostic. The readers never throw: problems are
  * diagnostics.
+ *
+ * It also declares what an agent's folder implements for the parts of its session files that are
+ * not items: the reader of a file's first lines (`HeadReader`, asked by ../transcript-head.ts) and
+ * the lines of a synthetic session (`SyntheticLines`, for tests and measurements).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { diagnostic, type Diagnostic, type ToolCall } from '../../engine/index.js';
@@ -469,4 +473,58 @@ export class PendingCalls {
     this.calls.delete(id);
     return call;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The head of a file: which agent wrote it, and its session facts
+
+/** How sure one agent's head reader is that a line is its agent's: `sure` when no other agent writes such a line. */
+export type HeadVerdict = 'sure' | 'maybe' | undefined;
+
+/** What the first lines of a session file say about the session. */
+export interface SessionFacts {
+  session?: string;
+  cwd?: string;
+  permissionMode?: string;
+  /** Every main line seen belongs to a subagent (a sidechain transcript), which gives no events. */
+  sidechain: boolean;
+}
+
+/**
+ * One agent's reading of the first lines of a file, one per file: it is given every parsed line in
+ * order (until the head ends or the file's agent is known and `complete()` says so), says for each
+ * whether it is its agent's, and keeps the session facts its agent's lines carry.
+ */
+export interface HeadReader {
+  line(value: Record<string, unknown>): HeadVerdict;
+  /** The facts of the lines read so far. */
+  facts(): SessionFacts;
+  /** Whether every fact it looks for is found: reading further changes nothing. */
+  complete(): boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Synthetic sessions (tests and measurements)
+
+/** The session a synthetic file records. */
+export interface SyntheticSession {
+  session: string;
+  cwd: string;
+}
+
+/** One turn of a synthetic session: a prompt, Bash calls with their results, a final message. */
+export interface SyntheticTurn {
+  /** 0-based. */
+  index: number;
+  prompt: string;
+  calls: readonly { id: string; command: string; output: string }[];
+  lastMessage: string;
+}
+
+/** The lines (as JSON values) an agent writes for a synthetic session. */
+export interface SyntheticLines {
+  /** Before the first turn. */
+  start(session: SyntheticSession): unknown[];
+  /** One whole turn. */
+  turn(turn: SyntheticTurn, session: SyntheticSession): unknown[];
 }
