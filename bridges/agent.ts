@@ -12,8 +12,10 @@
  * event table) is the engine's `HookProtocol` (engine/hooks/protocol.ts): an agent's `protocol`
  * points at the object its folder registers with the engine (protocols.ts).
  */
-import type { HookProtocol } from '../engine/index.js';
+import type { AgentEventInfo, Diagnostic, HookProtocol, Rule } from '../engine/index.js';
+import type { OutputFields } from './common/output-fields.js';
 import type { HooksConfig } from './config.js';
+import type { HookAgent } from './hook-agent.js';
 import type { ImportedPolicy, PermissionImportOptions } from './permissions.js';
 import type { HeadReader, IterateOptions, ReadTurnOptions, SyntheticLines, TranscriptItem, TurnFacts } from './common/transcript.js';
 
@@ -22,12 +24,16 @@ export interface Agent {
   readonly name: string;
   /** The agent's own name, as messages write it (`Claude Code`, `Codex`, `Gemini CLI`). */
   readonly title: string;
-  /** How its imported hooks run: the engine-side protocol, registered with the engine. */
+  /** How its imported hooks run: the engine-side protocol, registered with the engine (protocols.ts). */
   readonly protocol?: HookProtocol;
+  /** dshpolicy as its hook (`dshpolicy hook <agent>`): the object the light registry of hook-agent.ts lists. */
+  readonly hookMode?: HookAgent;
   /** Its hooks configuration files, loaded as the agent loads them (`import <agent> hooks "..."`). */
   readonly hooks?: AgentHooks;
   /** Its permission languages (`import <agent> <what> "..."`). */
   readonly permissions?: readonly AgentPermissions[];
+  /** Writing a policy in the agent's own permission language (`dshpolicy export <agent>`). */
+  readonly export?: AgentExport;
   /** Its session files (transcripts, rollouts): read by `dshpolicy replay` and, for the stop seam, by hook mode. */
   readonly transcripts?: AgentTranscripts;
 }
@@ -35,6 +41,8 @@ export interface Agent {
 export interface AgentHooks {
   /** Loads one hooks configuration file from its text. Never throws: every problem is a diagnostic. */
   load(text: string, file: string): HooksConfig;
+  /** Which fields of a hook's answer the agent honours on an event (with its event-table row for one without a seam). */
+  outputFields(event: string, info?: AgentEventInfo): OutputFields | undefined;
 }
 
 export interface AgentPermissions {
@@ -65,4 +73,12 @@ export interface AgentTranscripts {
   readonly failedResultEvent?: string;
   /** The lines of a synthetic session of this agent's format, for tests and measurements. */
   readonly synthetic?: SyntheticLines;
+}
+
+export interface AgentExport {
+  /**
+   * Writes the rules in the agent's language, never less restrictive than dshpolicy: a rule that
+   * would widen is an error, unless `lossy` makes it a warning. Never throws.
+   */
+  policy(rules: readonly Rule[], opts: { lossy: boolean }): { text: string; diagnostics: Diagnostic[] };
 }

@@ -1,6 +1,12 @@
+/**
+ * The bridges' public entry: the agents (agents.ts, one folder each), loading and compiling their
+ * hooks configurations, their permission languages, install, transcripts and replay. Importing it
+ * registers the agents' hook protocols with the engine.
+ */
 import './protocols.js';
 export * from './config.js';
 export type { Agent as AgentSpec, AgentHooks, AgentPermissions, AgentTranscripts } from './agent.js';
+export type { OutputFields } from './common/output-fields.js';
 export { AGENTS, agentNamed, agentsWith, agentNameList } from './agents.js';
 export {
   loadClaudeHooksText,

@@ -3,7 +3,7 @@
  * file (TOML), with every rule Gemini cannot say reported at the rule.
  */
 import { parseArgs } from 'node:util';
-import { exportGeminiPolicy } from '../bridges/index.js';
+import { AGENTS, agentNamed, agentNameList, agentsWith } from '../bridges/index.js';
 import { enforcedRules, type Diagnostic } from '../engine/index.js';
 import { format, guard, UsageError, type Io } from './args.js';
 import { FAILED, OK } from './exit-codes.js';
@@ -37,15 +37,21 @@ export function exportCommand(argv: string[], io: Io): number {
   }
   const fmt = format(values.format, ['human', 'json'], 'human');
   const [agent, ...extra] = positionals;
-  if (agent === undefined) throw new UsageError('name the agent to export to: `gemini`');
-  if (agent !== 'gemini') throw new UsageError(`cannot export to \`${agent}\`; use \`gemini\` (Claude Code and Codex run dshpolicy as their hook: see \`dshpolicy install\`)`);
+  const exporters = agentsWith('export');
+  if (agent === undefined) throw new UsageError(`name the agent to export to: ${agentNameList(exporters)}`);
+  const target = agentNamed(agent)?.export;
+  if (!target) {
+    const hooked = AGENTS.filter((a) => !a.export && a.protocol).map((a) => a.title);
+    const why = hooked.length > 0 ? ` (${hooked.join(' and ')} run dshpolicy as their hook: see \`dshpolicy install\`)` : '';
+    throw new UsageError(`cannot export to \`${agent}\`; use ${agentNameList(exporters)}${why}`);
+  }
   if (extra.length > 0) throw new UsageError(`export takes one agent, but \`${extra[0]}\` follows \`${agent}\``);
   const files = values.policy ?? [];
   if (files.length === 0) throw new UsageError('name the policy with `--policy <file>`');
 
   const loaded = loadPolicies(files);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
-  const exported = loaded.ir ? exportGeminiPolicy(enforcedRules(loaded.ir), { lossy: values.lossy === true }) : undefined;
+  const exported = loaded.ir ? target.policy(enforcedRules(loaded.ir), { lossy: values.lossy === true }) : undefined;
   if (exported) diagnostics.push(...exported.diagnostics);
   const ok = exported !== undefined && !diagnostics.some((d) => d.severity === 'error');
   if (fmt === 'json') {

@@ -1,102 +1,15 @@
 /**
  * What `dshpolicy import --report` says about a hooks configuration: per event, each group and
  * handler, whether it became a rule or which diagnostic says why not, and which fields of a hook's
- * answer offline evaluation honours on that event (OUTPUT_FIELDS, the one place these facts live;
- * they follow docs/hooks.md).
+ * answer offline evaluation honours on that event (each agent's `hooks.outputFields`, the one place
+ * these facts live; they follow docs/hooks.md).
  */
-import { agentEventInfo, type AgentEventInfo, type Diagnostic, type Rule, type Seam } from '../engine/index.js';
-import { EVENT_SEAMS, type Agent, type HooksConfig } from '../bridges/index.js';
+import { agentEventInfo, dialectTitle, type Diagnostic, type Rule, type Seam } from '../engine/index.js';
+import { agentNamed, EVENT_SEAMS, type HooksConfig, type OutputFields } from '../bridges/index.js';
 import type { UnprintedRule } from './print-hooks.js';
 import { terminalSafe } from './untrusted.js';
 
-export interface OutputFields {
-  /** What the agent acts on, and dshpolicy too. */
-  honoured: string[];
-  /** What the agent acts on and dshpolicy does not (yet), each with why: none, ideally. */
-  gaps: string[];
-  /** Answers the agent itself rejects (the hook fails); dshpolicy rejects them the same way. */
-  rejected: string[];
-}
-
-/** The answer fields honoured per agent and seam event; agent events without a seam: agentEventFields. */
-export const OUTPUT_FIELDS: Readonly<Record<Agent, Readonly<Record<string, OutputFields>>>> = {
-  claude: {
-    PreToolUse: {
-      honoured: ['exit 2 + stderr', 'permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason', 'decision (legacy; the stricter stands)', 'reason', 'updatedInput (the last to finish wins)', 'additionalContext', 'continue: false (no effect: Claude Code 2.1.328 runs the call and goes on)'],
-      gaps: [],
-      rejected: ['an unknown permissionDecision, or a hookSpecificOutput without (or with another) hookEventName: the whole answer is void'],
-    },
-    PostToolUse: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'additionalContext'], gaps: [], rejected: [] },
-    UserPromptSubmit: { honoured: ['exit 2 + stderr', 'decision: block', 'reason', 'plain stdout as context', 'additionalContext', 'continue: false (blocks, with stopReason)'], gaps: [], rejected: ['a top-level decision other than block: the whole answer is void'] },
-    Stop: { honoured: ['exit 2 + stderr', 'decision: block (continues)', 'reason', 'additionalContext (continues)', 'continue: false (halts)'], gaps: [], rejected: [] },
-    SessionStart: { honoured: ['plain stdout as context', 'additionalContext', 'continue: false (halts)'], gaps: [], rejected: [] },
-  },
-  codex: {
-    PreToolUse: {
-      honoured: ['exit 2 + stderr', 'permissionDecision: deny with a reason', 'permissionDecision: allow with updatedInput', 'decision: block with a reason', 'additionalContext'],
-      gaps: [],
-      rejected: ['permissionDecision: ask, a plain allow, a deny without a reason, continue/stopReason/suppressOutput, unknown keys: the hook fails, and a failed hook never blocks'],
-    },
-    PostToolUse: {
-      honoured: ['exit 2 + stderr', 'decision: block with a reason', 'continue: false (blocks)', 'additionalContext'],
-      gaps: [],
-      rejected: ['a decision without a reason, unknown keys: the hook fails'],
-    },
-    UserPromptSubmit: {
-      honoured: ['exit 2 + stderr', 'decision: block with a reason', 'continue: false (blocks)', 'additionalContext'],
-      gaps: [],
-      rejected: ['a decision without a reason, unknown keys: the hook fails'],
-    },
-    Stop: {
-      honoured: ['exit 2 + stderr (continues)', 'decision: block with a reason (continues)', 'continue: false (halts)'],
-      gaps: [],
-      rejected: ['text on stdout, a block without a reason, unknown keys: the hook fails'],
-    },
-    SessionStart: {
-      honoured: ['additionalContext', 'plain stdout as context', 'continue: false (halts)'],
-      gaps: [],
-      rejected: ['exit 2 (means nothing here: the hook fails)', 'unknown keys: the hook fails'],
-    },
-  },
-};
-
-/** The answer fields of an agent event without a seam, from the engine's table of what its agent honours. */
-export function agentEventFields(info: AgentEventInfo): OutputFields {
-  const honoured: string[] = [];
-  if (info.special === 'worktree-create') honoured.push('the last non-empty stdout line (the path)', 'a failing exit (fails the creation)');
-  if (info.exit2) honoured.push(`exit 2 + stderr (${info.exit2})`);
-  if (info.block) honoured.push(`decision: block${info.dialect === 'codex' ? ' with a reason' : ''} (${info.block})`, 'reason');
-  if (info.halt) honoured.push('continue: false (halts)', 'stopReason');
-  if (info.context) honoured.push(info.block === 'continue' && info.dialect === 'claude' ? 'additionalContext (continues)' : 'additionalContext');
-  if (info.plainContext) honoured.push('plain stdout as context');
-  if (info.systemMessageContext) honoured.push('systemMessage (context, from a slash command)');
-  switch (info.special) {
-    case 'permission-request':
-      honoured.push(info.dialect === 'claude' ? 'decision.behavior allow (with updatedInput) or deny (with message, interrupt halts)' : 'decision.behavior allow or deny (with message)');
-      break;
-    case 'permission-decision':
-      honoured.push('permissionDecision (allow, deny, ask; defer read as ask)', 'permissionDecisionReason');
-      break;
-    case 'elicitation':
-      honoured.push('action (accept allows; decline and cancel deny)', 'content');
-      break;
-    case 'permission-denied':
-      honoured.push('retry');
-      break;
-    case 'message-display':
-      honoured.push('displayContent');
-      break;
-    default:
-      break;
-  }
-  for (const o of info.outputs ?? []) if (!honoured.includes(o)) honoured.push(o);
-  if (honoured.length === 0) honoured.push('nothing: the agent ignores the answer; the hook still runs');
-  const rejected =
-    info.dialect === 'codex'
-      ? ['unknown keys, a hookSpecificOutput the event does not take, exit 2 without a reason, or (where it means nothing) exit 2: the hook fails, and a failed hook never decides']
-      : ['a hookSpecificOutput without (or with another) hookEventName: the whole answer is void'];
-  return { honoured, gaps: [], rejected };
-}
+export type { OutputFields } from '../bridges/index.js';
 
 export interface HandlerReport {
   pointer: string;
@@ -127,7 +40,7 @@ export interface EventReport {
 
 export interface ImportReport {
   file: string;
-  agent: Agent;
+  agent: HooksConfig['agent'];
   disabled: boolean;
   events: EventReport[];
 }
@@ -163,11 +76,12 @@ export function buildReport(
       ev = { event: group.event, evaluated: (seam !== undefined || info !== undefined) && !config.disabled, groups: [] };
       if (seam) {
         ev.seam = seam;
-        const output = OUTPUT_FIELDS[config.agent][group.event];
+        const output = agentNamed(config.agent)?.hooks?.outputFields(group.event);
         if (output) ev.output = output;
       } else if (info) {
         ev.agentEvent = true;
-        ev.output = agentEventFields(info);
+        const output = agentNamed(config.agent)?.hooks?.outputFields(group.event, info);
+        if (output) ev.output = output;
       } else {
         ev.code = 'import/event-not-evaluated';
       }
@@ -209,7 +123,7 @@ export function renderReport(r: ImportReport): string {
     out.push('');
     const event = safe(ev.event);
     if (ev.seam) out.push(`${event} -> on ${ev.seam}${ev.evaluated ? '' : ' (disabled)'}`);
-    else if (ev.agentEvent) out.push(`${event} -> on ${event} (an agent event without a seam: its hooks run with ${r.agent === 'claude' ? 'Claude Code' : 'Codex'}'s semantics)${ev.evaluated ? '' : ' (disabled)'}`);
+    else if (ev.agentEvent) out.push(`${event} -> on ${event} (an agent event without a seam: its hooks run with ${dialectTitle(r.agent)}'s semantics)${ev.evaluated ? '' : ' (disabled)'}`);
     else out.push(`${event}: not evaluated [${ev.code}]: the agent does not run hooks on it`);
     for (const g of ev.groups) {
       out.push(`  group ${safe(g.pointer)}${g.matcher !== undefined ? ` matcher "${safe(g.matcher)}"` : ''}`);

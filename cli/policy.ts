@@ -5,7 +5,7 @@
  * files, and there is no policy (`check` reports it, the others refuse to run).
  */
 import { readFileSync } from 'node:fs';
-import { agentImporter, compileHooks, loadClaudeHooksText, loadCodexHooksText } from '../bridges/index.js';
+import { agentImporter, compileHooks, loadHooksText } from '../bridges/index.js';
 import { compileFiles, decodeSource } from '../dsl/index.js';
 import { compilePolicy, hasErrors, mergedUnprotected, validateIR, type CompiledPolicy, type Diagnostic, type PolicyIR, IR_VERSION } from '../engine/index.js';
 import type { Io } from './args.js';
@@ -55,7 +55,7 @@ export function loadHookFile(agent: 'claude' | 'codex', file: string): { ir: Pol
       diagnostics: [{ code: 'cli/unreadable', severity: 'error', message: `cannot read \`${file}\`: ${(err as NodeJS.ErrnoException).code ?? 'error'}` }],
     };
   }
-  const config = agent === 'claude' ? loadClaudeHooksText(text, file) : loadCodexHooksText(text, file);
+  const config = loadHooksText(agent, text, file);
   const compiled = compileHooks(config);
   return {
     ir: { version: IR_VERSION, sources: [file], rules: compiled.rules, tests: [] },

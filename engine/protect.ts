@@ -111,7 +111,12 @@ function variableGlobs(name: string, files: readonly string[], h: Host): string[
   return [base, ...files.map((f) => `${base}/${f}`)];
 }
 
-/** The path globs a group protects for this policy. */
+/**
+ * The path globs a group protects for this policy. The agents' own files are named here, in the
+ * engine, rather than by the agents' registered protocols: self-protection must hold for every
+ * host, including one that embeds the engine without registering any agent, so it may not depend
+ * on a registration.
+ */
 export function protectedGlobs(group: ProtectedGroup, ir: Pick<PolicyIR, 'sources'>, h: Host = host()): string[] {
   switch (group) {
     case 'policy':

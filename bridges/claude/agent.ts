@@ -2,6 +2,9 @@
  * Claude Code as dshpolicy knows it: the `Agent` of bridges/agent.ts, assembled from this folder.
  */
 import type { Agent } from '../agent.js';
+import { claudeHookAgent } from './hook-agent.js';
+import { claudeProtocol } from './protocol.js';
+import { claudeOutputFields } from './output-fields.js';
 import { loadClaudeHooksText } from './index.js';
 import { importClaudePermissions } from './permissions.js';
 import { claudeTranscriptBatches, readClaudeTurn } from './transcript.js';
@@ -11,7 +14,9 @@ import { claudeSyntheticLines } from './transcript-synthetic.js';
 export const claude: Agent = {
   name: 'claude',
   title: 'Claude Code',
-  hooks: { load: (text, file) => loadClaudeHooksText(text, file) },
+  protocol: claudeProtocol,
+  hookMode: claudeHookAgent,
+  hooks: { load: (text, file) => loadClaudeHooksText(text, file), outputFields: claudeOutputFields },
   permissions: [{ what: 'permissions', import: importClaudePermissions }],
   transcripts: {
     noun: 'transcript',

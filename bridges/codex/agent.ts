@@ -2,6 +2,9 @@
  * Codex as dshpolicy knows it: the `Agent` of bridges/agent.ts, assembled from this folder.
  */
 import type { Agent } from '../agent.js';
+import { codexHookAgent } from './hook-agent.js';
+import { codexProtocol } from './protocol.js';
+import { codexOutputFields } from './output-fields.js';
 import { loadCodexHooksText } from './index.js';
 import { importCodexRules } from './rules.js';
 import { codexRolloutBatches, readCodexTurn } from './rollout.js';
@@ -11,7 +14,9 @@ import { codexSyntheticLines } from './rollout-synthetic.js';
 export const codex: Agent = {
   name: 'codex',
   title: 'Codex',
-  hooks: { load: (text, file) => loadCodexHooksText(text, file) },
+  protocol: codexProtocol,
+  hookMode: codexHookAgent,
+  hooks: { load: (text, file) => loadCodexHooksText(text, file), outputFields: codexOutputFields },
   permissions: [{ what: 'rules', import: importCodexRules }],
   transcripts: { noun: 'rollout', batches: codexRolloutBatches, readTurn: readCodexTurn, head: codexHeadReader, synthetic: codexSyntheticLines },
 };

@@ -4,10 +4,14 @@
  * answers its `BeforeTool` hook.
  */
 import type { Agent } from '../agent.js';
+import { geminiHookAgent } from './hook-agent.js';
+import { exportGeminiPolicy } from './export.js';
 import { importGeminiPolicy } from './policy.js';
 
 export const gemini: Agent = {
   name: 'gemini',
   title: 'Gemini CLI',
+  hookMode: geminiHookAgent,
   permissions: [{ what: 'policy', import: importGeminiPolicy }],
+  export: { policy: (rules, opts) => exportGeminiPolicy(rules, opts) },
 };

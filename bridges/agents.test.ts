@@ -1,0 +1,36 @@
+/**
+ * The registries agree: every agent of agents.ts with a hook mode is the one hook-agent.ts lists
+ * (the light registry hook processes load), and every agent with a protocol has it registered with
+ * the engine, under its own name.
+ */
+import { describe, expect, it } from 'vitest';
+import { hookProtocol, hookProtocols } from '../engine/index.js';
+import { AGENTS, agentNamed, agentNameList, agentsWith } from './agents.js';
+import { HOOK_AGENTS } from './hook-agent.js';
+
+describe('the agent registry', () => {
+  it('names each agent once', () => {
+    const names = AGENTS.map((a) => a.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('lists the same hook agents as the light registry, as the same objects', () => {
+    expect(agentsWith('hookMode').map((a) => a.hookMode)).toEqual([...HOOK_AGENTS]);
+    for (const a of agentsWith('hookMode')) expect(a.hookMode.name).toBe(a.name);
+  });
+
+  it('has every protocol registered with the engine under the agent\'s name', () => {
+    for (const a of agentsWith('protocol')) {
+      expect(a.protocol.dialect).toBe(a.name);
+      expect(hookProtocol(a.name)).toBe(a.protocol);
+    }
+    expect(hookProtocols().map((p) => p.dialect)).toEqual(agentsWith('protocol').map((a) => a.name));
+  });
+
+  it('finds agents by name and lists them for messages', () => {
+    expect(agentNamed('codex')?.title).toBe('Codex');
+    expect(agentNamed('cursor')).toBeUndefined();
+    expect(agentNameList(AGENTS)).toBe('`claude`, `codex` or `gemini`');
+    expect(agentNameList(agentsWith('export'))).toBe('`gemini`');
+  });
+});
