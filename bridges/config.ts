@@ -5,7 +5,8 @@
  */
 import type { Diagnostic, Span } from '../engine/index.js';
 
-export type Agent = 'claude' | 'codex';
+/** The name of an agent whose hooks configuration dshpolicy loads (an agent of agents.ts with `hooks`). */
+export type Agent = string;
 
 /** Where a group or handler was written: the file, a JSON pointer (or TOML key path) and its span. */
 export interface SourceRef {

@@ -35,7 +35,7 @@ import { expectDiagnostics, type WantedDiagnostic } from './diagnostics.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const POLICY_FILE = 'policy.dshpolicy';
-const DEFAULT_FILE: Record<Agent, string> = { claude: '.claude/settings.json', codex: '.codex/hooks.json' };
+const DEFAULT_FILE: Readonly<Record<string, string>> = { claude: '.claude/settings.json', codex: '.codex/hooks.json' };
 /** Per-test limit: generous, since the slowest cases wait out a 1 s hook timeout. */
 const TEST_TIMEOUT_MS = 15_000;
 
@@ -126,7 +126,7 @@ const cases = loadCases();
 const runner = processHookRunner();
 
 async function run(c: RunCase): Promise<void> {
-  const file = c.file ?? DEFAULT_FILE[c.agent];
+  const file = c.file ?? DEFAULT_FILE[c.agent]!;
   const config = loadHooksText(c.agent, c.hooks, file);
   const compiled = compileHooks(config);
   const diagnostics: Diagnostic[] = [...config.diagnostics, ...compiled.diagnostics];
