@@ -3,16 +3,12 @@
  * every event of a fixture file, as a table or one JSON line per fixture line.
  */
 import { writeAll } from './crash.js';
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import {
   diagnostic,
-  evaluateAny,
-  normalizeAnyEvent,
+  evaluateFixtures,
+  FixtureReadError,
   processHookRunner,
-  type AnyDecision,
-  type AnyEvent,
-  type Diagnostic,
+  type FixtureResult,
 } from '../engine/index.js';
 import { parseArgs } from 'node:util';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
@@ -33,58 +29,6 @@ Policy files may be .dshpolicy sources or compiled IR (.json). Hooks configurati
 runs them, and their answers merge with the policy's rules by each seam's law. Lines may also be
 agent events without a seam ({"event": "Notification", "agent": "claude", ...fields}, or a raw hook
 payload): the hooks configured on them run with their agent's semantics for the event.`;
-
-/** Longest fixture line read (bytes); longer lines are reported, not parsed. */
-export const MAX_FIXTURE_LINE = 10 * 1024 * 1024;
-
-export interface LineResult {
-  line: number;
-  event?: AnyEvent;
-  decision?: AnyDecision;
-  errors?: Diagnostic[];
-}
-
-export async function* readFixtures(file: string, io: Io): AsyncGenerator<{ line: number; offset: number; value?: unknown; errors?: Diagnostic[] }> {
-  const input = file === '-' ? io.stdin : createReadStream(file, { encoding: 'utf8' });
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  let n = 0;
-  let next = 0;
-  try {
-    for await (const text of rl) {
-      n++;
-      const lineStart = next;
-      next += text.length + 1;
-      if (text.trim() === '') continue;
-      const span = (col: number) => ({
-        file,
-        start: { line: n, column: col, offset: lineStart + col - 1 },
-        end: { line: n, column: col + 1, offset: lineStart + col },
-      });
-      if (text.length > MAX_FIXTURE_LINE) {
-        yield { line: n, offset: lineStart, errors: [diagnostic('fixture/too-long', 'error', `line is longer than ${MAX_FIXTURE_LINE} characters`, { span: span(1) })] };
-        continue;
-      }
-      try {
-        yield { line: n, offset: lineStart, value: JSON.parse(text) };
-      } catch (err) {
-        const msg = (err as Error).message;
-        const at = /position (\d+)/.exec(msg);
-        const col = at ? Number(at[1]) + 1 : 1;
-        yield {
-          line: n,
-          offset: lineStart,
-          errors: [diagnostic('fixture/json', 'error', `not valid JSON: ${msg.replace(/^./, (c) => c.toLowerCase()).replace(/\.$/, '')}`, { span: span(col) })],
-        };
-      }
-    }
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new FixtureReadError(`cannot read fixtures \`${file}\`: ${code ?? (err as Error).message}`);
-  }
-}
-
-/** The fixture file itself could not be read (as opposed to one bad line in it). */
-export class FixtureReadError extends Error {}
 
 export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const { values } = guard(() => parseArgs({ args: argv, options: {
@@ -107,28 +51,10 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   const loaded = loadPolicies(policies, hooks);
   if (!loaded.policy) return refuseToRun(loaded, fmt === 'json', io);
   const runner = processHookRunner();
-  const results: LineResult[] = [];
+  const results: FixtureResult[] = [];
   let failed = false;
   try {
-    for await (const item of readFixtures(values.fixtures, io)) {
-      let result: LineResult;
-      if (item.errors) {
-        result = { line: item.line, errors: item.errors };
-      } else {
-        const norm = normalizeAnyEvent(item.value, '');
-        if (!norm.event) {
-          result = {
-            line: item.line,
-            errors: norm.diagnostics.map((d) => ({
-              ...d,
-              span: { file: values.fixtures!, start: { line: item.line, column: 1, offset: item.offset }, end: { line: item.line, column: 2, offset: item.offset + 1 } },
-            })),
-          };
-        } else {
-          const decision = await evaluateAny(loaded.policy, norm.event, { runner });
-          result = { line: item.line, event: norm.event, decision };
-        }
-      }
+    for await (const result of evaluateFixtures(loaded.policy, values.fixtures, { runner, stdin: io.stdin })) {
       if (result.errors) failed = true;
       if (fmt === 'json') {
         // wait only while the pipe is full: an await per line would cost a turn of the event loop per event
@@ -152,7 +78,7 @@ export async function evalCommand(argv: string[], io: Io): Promise<number> {
   return failed ? FAILED : OK;
 }
 
-export function jsonLine(r: LineResult): Record<string, unknown> {
+export function jsonLine(r: FixtureResult): Record<string, unknown> {
   if (r.errors) return { line: r.line, decision: null, error: r.errors[0], errors: r.errors };
   const d = r.decision!;
   const out: Record<string, unknown> = {

@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import {
   diagnostic,
   explain,
+  FixtureReadError,
   normalizeAnyEvent,
+  readFixtures,
   processHookRunner,
   type AnyEvent,
   type CompiledPolicy,
@@ -17,7 +19,6 @@ import {
   type HookRunner,
 } from '../engine/index.js';
 import { format, guard, UsageError, type Io, policyInputs } from './args.js';
-import { FixtureReadError, readFixtures } from './eval.js';
 import { FAILED, OK } from './exit-codes.js';
 import { loadPolicies } from './policy.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize, type Style } from './render.js';

@@ -1,8 +1,7 @@
 /**
  * The readable decision table `eval` prints by default.
  */
-import type { AnyDecision, AnyEvent } from '../engine/index.js';
-import type { LineResult } from './eval.js';
+import type { AnyDecision, AnyEvent, FixtureResult as LineResult } from '../engine/index.js';
 import type { Style } from './render.js';
 import { terminalCell } from './untrusted.js';
 

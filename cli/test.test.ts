@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './args.js';
 import { runCommand, scratch, type CliRun } from './testkit.js';
-import { attr, parseExpectReason, testCommand, text, type TestOptions } from './test.js';
+import { attr, testCommand, text, type TestOptions } from './test.js';
 
 /** Runs `dshpolicy test <argv>` in this process (as runCli would, once `test` is wired into main). */
 function run(argv: string[], opts: TestOptions = {}, stdin = ''): Promise<CliRun> {
@@ -473,13 +473,5 @@ test "t" {
     expect(out.results.map((x) => x.status)).toEqual(['passed', 'passed', 'failed', 'passed', 'passed', 'passed', 'passed']);
     expect(existsSync(marker)).toBe(true);
     rmSync(marker);
-  });
-});
-
-describe('parseExpectReason', () => {
-  it('reads a regex source, or /source/flags', () => {
-    expect(parseExpectReason('needs a human')).toEqual({ regex: 'needs a human', flags: '' });
-    expect(parseExpectReason('/PUSH/i')).toEqual({ regex: 'PUSH', flags: 'i' });
-    expect(parseExpectReason('/etc/passwd')).toEqual({ regex: '/etc/passwd', flags: '' });
   });
 });

@@ -2,33 +2,26 @@
  * `dshpolicy test [files...]`: runs the policy's `test` blocks and the fixture lines that carry an
  * `"expect"` decision, and reports every case whose decision (or reason) is not the expected one,
  * for people, as JSON, or as JUnit XML for CI; `--coverage` adds which rules the cases exercised.
+ * Finding and loading the files is this command's; running the cases and computing coverage is
+ * engine/testing's (runPolicyTests, coverageOfCases), and what is here renders their results.
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  AGENT_EVENT_DECISIONS,
-  checkRegex,
-  decideWithoutHooks,
-  diagnostic,
-  evaluateAny,
-  normalizeAnyEvent,
-  normalizeEvent,
+  coverageOfCases,
   processHookRunner,
-  regexMatches,
-  runTestCase,
-  SEAM_DECISIONS,
-  type AnyDecision,
+  runPolicyTests,
   type AnyEvent,
-  type CompiledPolicy,
+  type CaseCounts,
+  type CaseResult,
+  type CaseStatus,
+  type CoverageReport,
   type Diagnostic,
-  type HookRunner,
-  type TestCase,
 } from '../engine/index.js';
 import { alternatives, guard, tooManyWarnings, UsageError, WARNING_OPTIONS, warningLimit, type Io } from './args.js';
 import { NEEDS_HOOKS } from './check.js';
-import { computeCoverage, renderCoverage, type CoverageCase, type CoverageReport } from './coverage.js';
-import { FixtureReadError, readFixtures } from './eval.js';
+import { renderCoverage } from './coverage.js';
 import { FAILED, OK } from './exit-codes.js';
 import { discoverPolicies } from './hook.js';
 import { loadPolicies } from './policy.js';
@@ -59,30 +52,6 @@ has more warnings than --strict or --max-warnings allow.`;
 const FORMATS = ['human', 'json', 'junit'] as const;
 type TestFormat = (typeof FORMATS)[number];
 
-export type CaseStatus = 'passed' | 'failed' | 'error' | 'skipped';
-
-/** One test case or fixture line, run. */
-export interface CaseResult {
-  kind: 'test' | 'fixture';
-  /** The file the case is in: its JUnit test suite. */
-  file: string;
-  name: string;
-  /** `file:line:col` of a test case, `file:line` of a fixture line. */
-  at: string;
-  status: CaseStatus;
-  event?: AnyEvent;
-  expect?: string;
-  /** The regex some reason or context must match, as `/source/flags`. */
-  expectReason?: string;
-  decision?: AnyDecision;
-  /** Why the case failed or was skipped. */
-  message?: string;
-  /** For a skipped case: the `run` rules whose hooks its outcome depends on. */
-  hooks?: string[];
-  /** Why the case could not run. */
-  errors?: Diagnostic[];
-}
-
 export interface TestOptions {
   /** Where to look for the `.dshpolicy/` directory when no file is named (default: the process's). */
   cwd?: string;
@@ -107,155 +76,8 @@ function discover(cwd: string): { policies: string[]; fixtures: string[]; dir?: 
   return { dir: found.dir, policies: found.files.map(shown), fixtures };
 }
 
-const regexText = (regex: string, flags: string) => `/${regex}/${flags}`;
-
-/** `expect_reason`: a regex source, or `/source/flags` with flags among `ims`. */
-export function parseExpectReason(text: string): { regex: string; flags: string } {
-  const m = /^\/(.+)\/([ims]*)$/s.exec(text);
-  return m ? { regex: m[1]!, flags: m[2]! } : { regex: text, flags: '' };
-}
-
-function decisionWords(event: AnyEvent): readonly string[] {
-  return event.seam === 'agent-event' ? AGENT_EVENT_DECISIONS : SEAM_DECISIONS[event.seam];
-}
-
 function seamName(event: AnyEvent): string {
   return event.seam === 'agent-event' ? event.event : event.seam;
-}
-
-/** Compares a decision with what the case expects; the failure message, or undefined when it holds. */
-function judge(decision: AnyDecision, expect: string, reason: { regex: string; flags: string } | undefined): string | undefined {
-  if (decision.decision !== expect) return `expected \`${expect}\`, got \`${decision.decision}\``;
-  if (reason) {
-    const texts = [...decision.reasons, ...decision.context];
-    if (!texts.some((t) => regexMatches(reason.regex, reason.flags, t))) {
-      return `got \`${decision.decision}\` as expected, but no reason or context matches \`${regexText(reason.regex, reason.flags)}\``;
-    }
-  }
-  return undefined;
-}
-
-/** The hook runner, or undefined when no hook may run (no `--run-hooks`). */
-type Runner = HookRunner | undefined;
-
-function skippedCase(base: CaseResult, hooks: string[]): CaseResult {
-  return { ...base, status: 'skipped', message: NEEDS_HOOKS, hooks };
-}
-
-async function runTestBlockCase(policy: CompiledPolicy, tc: TestCase, runner: Runner, fallbackFile: string): Promise<CaseResult> {
-  const file = tc.span?.file ?? fallbackFile;
-  const at = tc.span ? `${tc.span.file}:${tc.span.start.line}:${tc.span.start.column}` : file;
-  const base: CaseResult = { kind: 'test', file, name: tc.name, at, status: 'passed', expect: tc.expect };
-  if (tc.because) base.expectReason = regexText(tc.because.regex, tc.because.flags);
-  const norm = normalizeEvent(tc.event);
-  if (norm.event) base.event = norm.event;
-  const r = await runTestCase(policy, tc, runner ? { runner } : { skipHooks: true });
-  if (r.skipped) return skippedCase(base, r.skipped.hooks);
-  if (!r.decision) {
-    return { ...base, status: 'error', errors: r.failure ? [r.failure] : [], message: r.failure?.message ?? 'the case could not run' };
-  }
-  base.decision = r.decision;
-  if (r.ok) return base;
-  // The engine's verdict decides (so `test` and `check` agree); the message is said uniformly.
-  const message = judge(r.decision, tc.expect, tc.because) ?? r.failure?.message ?? 'the case failed';
-  return { ...base, status: 'failed', message };
-}
-
-/** Runs the lines of one fixture file that carry `expect`; lines without one only count as skipped. */
-async function runFixtureFile(
-  file: string,
-  policy: CompiledPolicy,
-  runner: Runner,
-  io: Io,
-): Promise<{ results: CaseResult[]; skipped: number }> {
-  const results: CaseResult[] = [];
-  let skipped = 0;
-  const lineError = (line: number, errors: Diagnostic[], event?: AnyEvent): CaseResult => {
-    const r: CaseResult = { kind: 'fixture', file, name: `line ${line}`, at: `${file}:${line}`, status: 'error', errors, message: errors[0]?.message ?? 'the line cannot be read' };
-    if (event) r.event = event;
-    return r;
-  };
-  const spanAt = (line: number, offset: number) => ({ file, start: { line, column: 1, offset }, end: { line, column: 2, offset: offset + 1 } });
-  try {
-    for await (const item of readFixtures(file, io)) {
-      if (item.errors) {
-        results.push(lineError(item.line, item.errors));
-        continue;
-      }
-      const value = item.value;
-      const norm = normalizeAnyEvent(value, '');
-      if (!norm.event) {
-        results.push(lineError(item.line, norm.diagnostics.map((d) => ({ ...d, span: spanAt(item.line, item.offset) }))));
-        continue;
-      }
-      const event = norm.event;
-      const obj = value as Record<string, unknown>;
-      const expect = obj['expect'];
-      const expectReason = obj['expect_reason'];
-      if (expect === undefined) {
-        if (expectReason !== undefined) {
-          results.push(lineError(item.line, [diagnostic('fixture/bad-expect', 'error', '`expect_reason` without `expect`', { span: spanAt(item.line, item.offset), pointer: '/expect_reason', help: 'add the decision the line should get: `"expect": "deny"`' })], event));
-        } else skipped++;
-        continue;
-      }
-      const words = decisionWords(event);
-      if (typeof expect !== 'string' || !words.includes(expect)) {
-        const found = typeof expect === 'string' ? `\`${expect}\`` : JSON.stringify(expect);
-        results.push(lineError(item.line, [diagnostic('fixture/bad-expect', 'error', `\`expect\` must be a decision of the \`${seamName(event)}\` ${event.seam === 'agent-event' ? 'event' : 'seam'}, found ${found}`, {
-          span: spanAt(item.line, item.offset),
-          pointer: '/expect',
-          help: `the decisions are ${words.map((w) => `\`${w}\``).join(', ')}`,
-        })], event));
-        continue;
-      }
-      let reason: { regex: string; flags: string } | undefined;
-      if (expectReason !== undefined) {
-        const bad = typeof expectReason !== 'string' ? 'must be a string (a regex)' : undefined;
-        reason = typeof expectReason === 'string' ? parseExpectReason(expectReason) : undefined;
-        const err = reason ? checkRegex(reason.regex, reason.flags) : null;
-        if (bad || err) {
-          results.push(lineError(item.line, [diagnostic('fixture/bad-expect', 'error', `\`expect_reason\` ${bad ?? `is not a valid regex: ${err!.message}`}`, {
-            span: spanAt(item.line, item.offset),
-            pointer: '/expect_reason',
-            help: 'write an RE2 regex, like "push(es)? needs" or "/secret/i"',
-          })], event));
-          continue;
-        }
-      }
-      const name = typeof obj['name'] === 'string' ? obj['name'] : typeof obj['id'] === 'string' || typeof obj['id'] === 'number' ? String(obj['id']) : undefined;
-      const r: CaseResult = {
-        kind: 'fixture',
-        file,
-        name: name !== undefined ? `line ${item.line}: ${name}` : `line ${item.line}`,
-        at: `${file}:${item.line}`,
-        status: 'passed',
-        event,
-        expect,
-      };
-      if (reason) r.expectReason = regexText(reason.regex, reason.flags);
-      let decision: AnyDecision;
-      if (runner) decision = await evaluateAny(policy, event, { runner });
-      else {
-        const settled = await decideWithoutHooks(policy, event, { expect, because: reason });
-        if ('hooks' in settled) {
-          results.push(skippedCase(r, settled.hooks));
-          continue;
-        }
-        decision = settled.decision;
-      }
-      r.decision = decision;
-      const message = judge(decision, expect, reason);
-      if (message !== undefined) {
-        r.status = 'failed';
-        r.message = message;
-      }
-      results.push(r);
-    }
-  } catch (err) {
-    if (!(err instanceof FixtureReadError)) throw err;
-    results.push({ kind: 'fixture', file, name: 'the fixture file', at: file, status: 'error', message: err.message, errors: [diagnostic('fixture/unreadable', 'error', err.message)] });
-  }
-  return { results, skipped };
 }
 
 export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}): Promise<number> {
@@ -308,30 +130,11 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
   const runner = values['run-hooks'] === true ? processHookRunner() : undefined;
   const fallback = loaded.ir?.sources[0] ?? policies[0] ?? 'policy';
 
-  const results: CaseResult[] = [];
-  for (const tc of policy.ir.tests) results.push(await runTestBlockCase(policy, tc, runner, fallback));
-  let skipped = 0;
-  for (const f of fixtures) {
-    const r = await runFixtureFile(f, policy, runner, io);
-    results.push(...r.results);
-    skipped += r.skipped;
-  }
-  const counts = {
-    passed: results.filter((r) => r.status === 'passed').length,
-    failed: results.filter((r) => r.status === 'failed').length,
-    errors: results.filter((r) => r.status === 'error').length,
-    skippedCases: results.filter((r) => r.status === 'skipped').length,
-    skipped,
-  };
+  const { results, counts } = await runPolicyTests(policy, { runner, fixtures, file: fallback, stdin: io.stdin });
   const warnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
   const tooMany = tooManyWarnings(warnings.length, maxWarnings, values.strict === true);
   const ok = counts.failed === 0 && counts.errors === 0 && tooMany === undefined;
-  const coverage = values.coverage
-    ? computeCoverage(policy, results.flatMap((r): CoverageCase[] => (r.event && r.decision ? [{ event: r.event, decision: r.decision }] : [])), {
-        hooksRun: runner !== undefined,
-        skipped: results.flatMap((r) => (r.status === 'skipped' && r.event ? [r.event] : [])),
-      })
-    : undefined;
+  const coverage = values.coverage ? coverageOfCases(policy, results, { hooksRun: runner !== undefined }) : undefined;
 
   if (format === 'json') {
     const out: Record<string, unknown> = { ok, ...counts, results: results.map(resultJson), diagnostics: loaded.diagnostics };
@@ -399,7 +202,9 @@ export function resultJson(r: CaseResult): Record<string, unknown> {
     out['reasons'] = d.reasons;
     out['context'] = d.context;
   }
-  if (r.message !== undefined && r.status !== 'passed') out['message'] = r.message;
+  // A skipped case carries no message of its own: what it waits on is said here.
+  const message = r.status === 'skipped' ? (r.message ?? NEEDS_HOOKS) : r.message;
+  if (message !== undefined && r.status !== 'passed') out['message'] = message;
   if (r.hooks) out['hooks'] = r.hooks;
   if (r.status === 'failed' && r.decision) {
     out['trace'] = r.decision.trace;
@@ -458,7 +263,7 @@ export function caseDetails(r: CaseResult, terminal = false): string[] {
 
 function renderHuman(
   results: CaseResult[],
-  counts: { passed: number; failed: number; errors: number; skippedCases: number; skipped: number },
+  counts: CaseCounts,
   ok: boolean,
   verbose: boolean,
   style: Style,

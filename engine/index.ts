@@ -16,6 +16,7 @@ export { validateIR, loadAjv, type ValidateResult } from './validate.js';
 export { lazyRequire } from './require.js';
 export * from './hooks/index.js';
 export { runTestCase, runTestCases, decideWithoutHooks, expectationHolds, type TestResult, type TestCaseOptions, type Expectation } from './testcases.js';
+export * from './testing/index.js';
 export * from './evaluate-agent.js';
 export { explainEvent, explain, type Explanation, type ExplainedRule, type ExplainedPart, type SkippedRule, type SkipStage, type PartRule, type ExplainableDecision, type ExplainOptions } from './explain.js';
 export { partReads, type PartReads } from './reads.js';
