@@ -5,7 +5,7 @@ import type { Rule } from '../engine/index.js';
 import { formatPolicy } from '../dsl/index.js';
 import { UsageError } from './args.js';
 import { checkDiff, fmtCommand } from './fmt.js';
-import { printHooks } from './print-hooks.js';
+import { printHooks } from '../dsl/index.js';
 import { runCommand, scratch, type CliRun } from './testkit.js';
 
 /** Runs `dshpolicy fmt <argv>` in this process, with `stdin` as its standard input. */

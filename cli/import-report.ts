@@ -6,7 +6,7 @@
  */
 import { agentEventInfo, dialectTitle, type Diagnostic, type Rule, type Seam } from '../engine/index.js';
 import { agentNamed, EVENT_SEAMS, type HooksConfig, type OutputFields } from '../bridges/index.js';
-import type { UnprintedRule } from './print-hooks.js';
+import type { UnprintedRule } from '../dsl/index.js';
 import { terminalSafe } from './untrusted.js';
 
 export type { OutputFields } from '../bridges/index.js';

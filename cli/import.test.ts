@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SEAMS, validateIR, type Rule } from '../engine/index.js';
 import { compileText } from '../dsl/index.js';
 import { runCli, scratch } from './testkit.js';
-import { printHooks, printRunRule, quoteString } from './print-hooks.js';
+import { printHooks, printRunRule, quoteString } from '../dsl/index.js';
 
 const { dir, file } = scratch('dshpolicy-import-');
 const run = runCli;

@@ -13,7 +13,7 @@ import { alternatives, format, guard, UsageError, type Io } from './args.js';
 import { FAILED, OK } from './exit-codes.js';
 import { importPermissionFile } from './import-permissions.js';
 import { buildReport, renderReport } from './import-report.js';
-import { printHooks } from './print-hooks.js';
+import { printHooks } from '../dsl/index.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 
 export const IMPORT_HELP = `usage: dshpolicy import claude|codex [hooks] <file> [--to dshpolicy|ir] [--report] [--format human|json]

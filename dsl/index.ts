@@ -68,3 +68,4 @@ export function compileText(
 }
 export { formatPolicy, astShape, FORMAT_WIDTH, type FormatResult } from './format.js';
 export { printRules, printRule, printExpr, printTestCase, commentLine, type PrintOptions, type PrintedRules } from './print-ir.js';
+export { printHooks, printRunRule, quoteString, type PrintedHooks, type UnprintedRule } from './print-hooks.js';

@@ -7,7 +7,8 @@
  * `source`); a rule the language cannot say is printed as a comment instead.
  */
 import { AGENT_EVENT_SEAM, SEAMS, hookProtocol, type HookSpec, type Rule, type Seam } from '../engine/index.js';
-import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS, SEAM_EVENTS, evaluatesIf } from '../dsl/index.js';
+import { evaluatesIf, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './check-rules.js';
+import { SEAM_EVENTS } from './lower.js';
 import { encodeString } from '../grammar/index.js';
 
 /** A rule printed as a comment only, and why. */
