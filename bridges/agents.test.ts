@@ -4,9 +4,11 @@
  * the engine, under its own name.
  */
 import { describe, expect, it } from 'vitest';
+import { KNOWN_IMPORTS } from '../dsl/index.js';
 import { hookProtocol, hookProtocols } from '../engine/index.js';
 import { AGENTS, agentNamed, agentNameList, agentsWith } from './agents.js';
 import { HOOK_AGENTS } from './hook-agent.js';
+import { PERMISSION_IMPORTS } from './permissions.js';
 
 describe('the agent registry', () => {
   it('names each agent once', () => {
@@ -32,5 +34,11 @@ describe('the agent registry', () => {
     expect(agentNamed('cursor')).toBeUndefined();
     expect(agentNameList(AGENTS)).toBe('`claude`, `codex` or `gemini`');
     expect(agentNameList(agentsWith('export'))).toBe('`gemini`');
+  });
+
+  it('honours exactly the import forms the language names (dsl KNOWN_IMPORTS)', () => {
+    const key = (i: { agent: string; what: string }) => `${i.agent} ${i.what}`;
+    const honoured = [...agentsWith('hooks').map((a) => ({ agent: a.name, what: 'hooks' })), ...PERMISSION_IMPORTS].map(key).sort();
+    expect(honoured).toEqual(KNOWN_IMPORTS.map(key).sort());
   });
 });

@@ -68,7 +68,10 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
 }
 
-/** The imports the language knows of; a host's importer honours them. */
+/**
+ * The import forms of the language (docs/language.md); a host's importer honours them (the
+ * bridges' importer honours exactly these, one per agent part: bridges/agents.test.ts).
+ */
 export const KNOWN_IMPORTS: readonly { agent: string; what: string }[] = [
   { agent: 'claude', what: 'hooks' },
   { agent: 'codex', what: 'hooks' },
