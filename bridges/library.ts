@@ -1,8 +1,9 @@
 /**
  * The package's public face: what `import ... from 'dshpolicy'` gives a TypeScript or JavaScript
  * host (built into dist/index.js, dist/index.cjs and their .d.ts). It names the few things a host
- * needs to compile a policy, evaluate events at each seam, explain a decision and run `run` rules'
- * hooks, and nothing else: every other export of the folders' index.ts is internal and may change.
+ * needs to compile a policy, evaluate events at each seam, wire the policy into its own interception
+ * points with typed decisions, explain a decision and run `run` rules' hooks, and nothing else: every
+ * other export of the folders' index.ts is internal and may change.
  * It sits in bridges/ because compiling honours the agents' `import` declarations, as the CLI does.
  */
 import { compileFiles as compileFilesWith, compileText as compileTextWith, type CompileResult } from '../dsl/index.js';
@@ -117,6 +118,56 @@ export type {
   Listener,
   /** Answers an `ask`: true approves the call once. */
   Approver,
+} from '../engine/index.js';
+
+// The typed seam API: what a host's interception points speak, one discriminated union per seam.
+
+export {
+  /** A policy at each interception point (`sessionStart`, `promptSubmit`, `preExecute`, `postExecute`, `turnContinuation`), answering with typed decisions, and its deny-only `guard`. */
+  policySeams,
+  /** Maps an engine `Decision` to its seam's typed decision, keeping reasons, rule ids, context, diagnostics and input rewrites. */
+  seamDecision,
+  /** Folds several typed decisions of one seam: the most restrictive kind wins, and the order of the answers never matters. */
+  combineDecisions,
+  /** Composes a host's listeners of one seam into one `(event, next)` listener; the neutral kind (`none` on pre-tool) delegates to `next`. */
+  waterfall,
+  /** Runs deny-only guards on a pre-execute outcome: it can only become `deny`, never `allow`. */
+  applyGuards,
+  /** Settles an `ask` through an approval service: only `allowed-once` allows; `rejected`, `cancelled` and `unavailable` deny. */
+  resolveAsk,
+} from '../engine/index.js';
+
+export type {
+  /** The typed decision of a seam: `PreToolDecision` for `pre-tool`, and so on. */
+  SeamDecision,
+  /** prompt-submit: `allow` with context, or `block` with a reason. */
+  PromptDecision,
+  /** tools/pre-execute: `allow`, `ask`, `deny` or `none` (delegate), with context and a hook's input rewrite. */
+  PreToolDecision,
+  /** A pre-tool decision with its `ask` settled: what `resolveAsk` gives. */
+  SettledPreToolDecision,
+  /** A guard's answer: `deny` or `abstain`. */
+  GuardDecision,
+  /** A synchronous, deny-only check of a tool call, run after the waterfall. */
+  Guard,
+  /** tools/post-execute: `accept` with context (and a content replacement), or `block` with feedback. */
+  PostToolDecision,
+  /** turn-continuation: `stop`, `continue` with a model-facing reason, or `halt`. */
+  ContinuationDecision,
+  /** session-start: context (`halt` only from a command hook). */
+  SessionStartDecision,
+  /** How an approval ended: `allowed-once`, `rejected`, `cancelled` or `unavailable`. */
+  ApprovalOutcome,
+  /** A host's approval service for `ask`. */
+  Approval,
+  /** What an approval service is asked: the call and the `ask`. */
+  ApprovalRequest,
+  /** A host's listener of one seam, answering with the seam's typed decision. */
+  SeamListener,
+  /** What `waterfall` gives: an `(event, next)` listener. */
+  Waterfall,
+  /** What `policySeams` gives. */
+  PolicySeams,
 } from '../engine/index.js';
 
 // Events: the canonical shape of each seam's event, and reading one from JSON.

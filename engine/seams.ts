@@ -1,12 +1,16 @@
 /**
- * The canonical seams as typed functions, plus the two ways a host composes them: as a waterfall
- * listener `(event, next)` beside its own listeners, and with an approver for `ask`.
+ * The canonical seams as functions of the engine's `Decision`, plus the two ways a host composes
+ * them: as a waterfall listener `(event, next)` beside its own listeners, and with an approver for
+ * `ask`. The typed seam API (a discriminated union per seam, the waterfall, the deny-only guard and
+ * the approval seam) lives in seams/ and is exported from here too.
  */
 import { DECISION_RANK } from './algebra.js';
 import type { CompiledPolicy } from './compile.js';
 import { evaluate, type Decision, type EvaluateOptions } from './evaluate.js';
 import type { EventOf, PolicyEvent } from './events.js';
 import type { Seam } from './ir.js';
+
+export * from './seams/index.js';
 
 export const sessionStart = (p: CompiledPolicy, e: EventOf<'session-start'>, o?: EvaluateOptions) => evaluate(p, e, o);
 export const prompt = (p: CompiledPolicy, e: EventOf<'prompt'>, o?: EvaluateOptions) => evaluate(p, e, o);

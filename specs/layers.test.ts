@@ -19,6 +19,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   cli: ['engine', 'grammar', 'dsl', 'bridges'],
   specs: ['engine', 'grammar', 'dsl', 'bridges'],
   bench: ['engine', 'dsl'],
+  // The examples use the package as a host does: `import ... from 'dshpolicy'`, never a folder of the source.
+  examples: [],
 };
 
 /** The agents' folders of bridges/; what more than one of them reads lives in bridges/common/. */

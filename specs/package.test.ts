@@ -3,12 +3,14 @@
  * installed offline into a fresh project in a temp directory. There README's "Using the engine from
  * TypeScript" example (taken from README by its code fence, so the two cannot drift) type-checks
  * with this repository's TypeScript (strict, node16 resolution, the package's .d.ts checked too) and
- * prints what README says it prints; an ES module and a CommonJS consumer see the same exports, and
- * the dependencies the engine loads lazily (ajv, re2-wasm) load in both builds. The tarball holds
- * the CLI, hook and library bundles, the library's types and LICENSE, and not the bench bundle.
+ * prints what README says it prints; so does the example host of examples/host/ (copied in as it is),
+ * which prints the transcript of decisions examples/host/transcript.jsonl holds. An ES module and a
+ * CommonJS consumer see the same exports, and the dependencies the engine loads lazily (ajv,
+ * re2-wasm) load in both builds. The tarball holds the CLI, hook and library bundles, the library's
+ * types and LICENSE, and not the bench bundle.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +41,8 @@ const RUNTIME_EXPORTS = [
   'IR_SCHEMA',
   'IR_VERSION',
   'SEAMS',
+  'applyGuards',
+  'combineDecisions',
   'compileFiles',
   'compilePolicy',
   'compileText',
@@ -50,14 +54,18 @@ const RUNTIME_EXPORTS = [
   'listener',
   'mergeDecisions',
   'normalizeEvent',
+  'policySeams',
   'postTool',
   'preTool',
   'processHookRunner',
   'prompt',
+  'resolveAsk',
+  'seamDecision',
   'sessionStart',
   'settleAsk',
   'stop',
   'validateIR',
+  'waterfall',
 ];
 
 /** The policy README's example reads, as its text describes it. */
@@ -80,6 +88,11 @@ void lib.evaluate(lib.compilePolicy(ir), event).then((d) => {
   console.log(JSON.stringify({ names: Object.keys(lib).sort(), valid, decision: d.decision }));
 });
 `;
+
+/** The example host: its files, copied into the fresh project's `seam-host/`, and what it prints. */
+const HOST_EXAMPLE = join(repo, 'examples', 'host');
+const HOST_FILES = ['host.ts', 'policy.dshpolicy'];
+const HOST_TRANSCRIPT = join(HOST_EXAMPLE, 'transcript.jsonl');
 
 /** The example of README's "Using the engine from TypeScript": the first `ts` fence after the heading. */
 function readmeExample(): string {
@@ -189,6 +202,8 @@ describe('the packed package', () => {
     writeFileSync(join(host, 'example.ts'), readmeExample());
     writeFileSync(join(host, 'surface.mts'), SURFACE);
     writeFileSync(join(host, 'surface.cts'), SURFACE);
+    mkdirSync(join(host, 'seam-host'));
+    for (const file of HOST_FILES) copyFileSync(join(HOST_EXAMPLE, file), join(host, 'seam-host', file));
     const tsconfig = {
       compilerOptions: {
         strict: true,
@@ -200,7 +215,7 @@ describe('the packed package', () => {
         skipLibCheck: false,
         noEmitOnError: true,
       },
-      files: ['example.ts', 'surface.mts', 'surface.cts'],
+      files: ['example.ts', 'surface.mts', 'surface.cts', 'seam-host/host.ts'],
     };
     writeFileSync(join(host, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
     run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', host], host);
@@ -217,6 +232,26 @@ describe('the packed package', () => {
 
   it("runs README's example as README says", () => {
     expect(run(process.execPath, ['example.js'], host).split('\n').slice(0, -1)).toEqual(EXAMPLE_OUTPUT);
+  });
+
+  it('runs the example host of examples/host/, which prints its transcript of decisions', () => {
+    const printed = run(process.execPath, [join('seam-host', 'host.js')], host).split('\n').slice(0, -1);
+    expect(printed).toEqual(readFileSync(HOST_TRANSCRIPT, 'utf8').split('\n').slice(0, -1));
+    const lines = printed.map((l) => JSON.parse(l) as { at: string; command?: string; decision: { kind: string; approval?: string } });
+    // Each call as it ends after the guards: allowed, denied, asked and approved once, asked and cancelled.
+    const calls = lines.filter((l) => l.at === 'guards').map((l) => [l.command, l.decision.kind, l.decision.approval ?? null]);
+    expect(calls).toEqual([
+      ['npm test', 'allow', null],
+      ['sudo rm -rf /', 'deny', null],
+      ['git push origin main', 'allow', 'allowed-once'],
+      ['git push origin v2', 'deny', 'cancelled'],
+      ['npm run lint', 'allow', null],
+    ]);
+    const at = (point: string) => lines.filter((l) => l.at === point).map((l) => l.decision.kind);
+    expect(at('agent/session-start')).toEqual(['context']);
+    expect(at('agent/prompt-submit')).toEqual(['block', 'allow']);
+    expect(at('tools/post-execute')).toEqual(['accept', 'accept', 'accept', 'accept', 'accept']);
+    expect(at('agent/turn-continuation')).toEqual(['continue', 'stop']);
   });
 
   for (const [format, file] of [
