@@ -10,4 +10,4 @@ export { readClaudeTurn } from './claude/transcript.js';
 export type { TurnFacts } from './common/transcript.js';
 export { readCodexTurn } from './codex/rollout.js';
 export { decodeGeminiPayload, geminiAnswer, geminiDeny, geminiToolName, GEMINI_TOOL_EVENT, type GeminiDecoded } from './gemini/hook.js';
-export { DEADLINE_MARGIN_SEC, MAX_HANDLER_TIMEOUT_SEC } from './deadline.js';
+export { DEADLINE_MARGIN_SEC } from './deadline.js';

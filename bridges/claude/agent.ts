@@ -3,6 +3,7 @@
  */
 import type { Agent } from '../agent.js';
 import { loadClaudeHooksText } from './index.js';
+import { claudeInstall } from './install.js';
 import { importClaudePermissions } from './permissions.js';
 
 export const claude: Agent = {
@@ -10,4 +11,5 @@ export const claude: Agent = {
   title: 'Claude Code',
   hooks: { load: (text, file) => loadClaudeHooksText(text, file) },
   permissions: [{ what: 'permissions', import: importClaudePermissions }],
+  install: claudeInstall,
 };

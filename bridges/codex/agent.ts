@@ -3,6 +3,7 @@
  */
 import type { Agent } from '../agent.js';
 import { loadCodexHooksText } from './index.js';
+import { codexInstall } from './install.js';
 import { importCodexRules } from './rules.js';
 
 export const codex: Agent = {
@@ -10,4 +11,5 @@ export const codex: Agent = {
   title: 'Codex',
   hooks: { load: (text, file) => loadCodexHooksText(text, file) },
   permissions: [{ what: 'rules', import: importCodexRules }],
+  install: codexInstall,
 };
