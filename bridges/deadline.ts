@@ -1,11 +1,9 @@
 /**
- * The time limits around dshpolicy's own handler: how long each agent lets a command hook run at
- * most, and how much of its handler timeout the hook keeps for itself, so that it always answers
+ * The time the hook keeps for itself below dshpolicy's handler timeout, so that it always answers
  * (fail-closed when its hooks are late) before the agent cancels it and goes on without an answer.
+ * How long each agent lets a command hook run at most is the agent's own (`install` part,
+ * bridges/agent.ts); the handler timeout install writes is bridges/handler-timeout.ts's.
  */
-
-/** The longest handler timeout each agent takes for a command hook, in seconds. */
-export const MAX_HANDLER_TIMEOUT_SEC: Readonly<Record<'claude' | 'codex', number>> = { claude: 600, codex: 600 };
 
 /**
  * Seconds the hook keeps below its handler timeout: its deadline is the handler timeout less this

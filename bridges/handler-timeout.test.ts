@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { IR_VERSION, type PolicyIR, type Rule } from '../engine/index.js';
-import { DEADLINE_MARGIN_SEC, MAX_HANDLER_TIMEOUT_SEC } from './deadline.js';
+import { DEADLINE_MARGIN_SEC } from './deadline.js';
 import { handlerTimeout, hookDeadlineSec, hookTimeoutLints, MIN_HANDLER_TIMEOUT_SEC, runHookTimeoutMs } from './handler-timeout.js';
+import { installableAgents } from './install/agent.js';
 
 const span = { file: 'p.dshpolicy', start: { line: 2, column: 3, offset: 10 }, end: { line: 2, column: 40, offset: 47 } };
 
@@ -13,7 +14,7 @@ const ir = (...rules: Rule[]): PolicyIR => ({ version: IR_VERSION, sources: ['p.
 
 describe('the handler timeout', () => {
   it('is the shared limits: 600 s at most for both agents, the hook answering 5 s before', () => {
-    expect(MAX_HANDLER_TIMEOUT_SEC).toEqual({ claude: 600, codex: 600 });
+    expect(Object.fromEntries(installableAgents().map((a) => [a.name, a.install.maxHandlerTimeoutSec]))).toEqual({ claude: 600, codex: 600 });
     expect(DEADLINE_MARGIN_SEC).toBe(5);
     expect(hookDeadlineSec(30)).toBe(25);
   });

@@ -1,29 +1,19 @@
 /**
  * The timeout `dshpolicy install` writes on its handler, from the policy: long enough for the
  * slowest `run` hook (imported ones included) and the margin the hook keeps below it for itself
- * (bridges/deadline.ts), never past the longest each agent takes. A hook whose own timeout cannot
- * fit under that is reported, by `check` and `install`, at its rule.
+ * (bridges/deadline.ts), never past the longest each agent takes (its `install` part says how long).
+ * A hook whose own timeout cannot fit under that is reported, by `check` and `install`, at its rule.
+ * An agent is an installable agent or its name (another name is a TypeError).
  */
-import {
-  agentEventInfo,
-  DEFAULT_HOOK_TIMEOUT_MS,
-  hookProtocol,
-  diagnostic,
-  type Diagnostic,
-  type PolicyIR,
-  type Rule,
-} from '../engine/index.js';
-import { DEADLINE_MARGIN_SEC, MAX_HANDLER_TIMEOUT_SEC } from './deadline.js';
-
-export type InstallAgent = keyof typeof MAX_HANDLER_TIMEOUT_SEC;
+import { DEFAULT_HOOK_TIMEOUT_MS, diagnostic, hookProtocol, type Diagnostic, type PolicyIR, type Rule } from '../engine/index.js';
+import { DEADLINE_MARGIN_SEC } from './deadline.js';
+import { installableAgents, messageName, requireInstallable, type InstallableAgent, type InstallAgentRef } from './install/agent.js';
 
 /**
  * The handler timeout, in seconds, of a policy that runs no hook (or only quick ones): the hook's
  * own start-up, a compile on a cold cache and the answer fit well inside it.
  */
 export const MIN_HANDLER_TIMEOUT_SEC = 30;
-
-const AGENT_NAME: Record<InstallAgent, string> = { claude: 'claude code', codex: 'codex' };
 
 /** How long a `run` rule's hook may run: its `timeout`, else the default its dialect's agent gives it on the rule's event. */
 export function runHookTimeoutMs(rule: Rule): number {
@@ -33,8 +23,8 @@ export function runHookTimeoutMs(rule: Rule): number {
 }
 
 /** The `run` rules the agent's hook can run: every seam's, and those on agent events the agent has. */
-function runRules(ir: PolicyIR, agent: InstallAgent): Rule[] {
-  return ir.rules.filter((r) => r.hook !== undefined && (r.seam !== 'agent-event' || (r.hook.event !== undefined && agentEventInfo(agent, r.hook.event) !== undefined)));
+function runRules(ir: PolicyIR, agent: InstallableAgent): Rule[] {
+  return ir.rules.filter((r) => r.hook !== undefined && (r.seam !== 'agent-event' || (r.hook.event !== undefined && agent.install.hasAgentEvent(r.hook.event))));
 }
 
 /** The hook's deadline under a handler timeout: the margin below it (as `dshpolicy hook --deadline` is given it). */
@@ -43,8 +33,8 @@ export function hookDeadlineSec(handlerSec: number): number {
 }
 
 /** The longest a `run` hook may take and still answer in time under the agent's longest handler timeout. */
-export function longestFittingMs(agent: InstallAgent): number {
-  return hookDeadlineSec(MAX_HANDLER_TIMEOUT_SEC[agent]) * 1000;
+export function longestFittingMs(agent: InstallAgentRef): number {
+  return hookDeadlineSec(requireInstallable(agent).install.maxHandlerTimeoutSec) * 1000;
 }
 
 export interface HandlerTimeout {
@@ -61,8 +51,9 @@ export interface HandlerTimeout {
  * MIN_HANDLER_TIMEOUT_SEC, at most the agent's longest. `ir` undefined (a user install that reads
  * each project's policy): the agent's longest, since any policy may run there.
  */
-export function handlerTimeout(ir: PolicyIR | undefined, agent: InstallAgent): HandlerTimeout {
-  const max = MAX_HANDLER_TIMEOUT_SEC[agent];
+export function handlerTimeout(ir: PolicyIR | undefined, agentRef: InstallAgentRef): HandlerTimeout {
+  const agent = requireInstallable(agentRef);
+  const max = agent.install.maxHandlerTimeoutSec;
   if (ir === undefined) return { seconds: max, capped: true };
   let longest: { rule: Rule; ms: number } | undefined;
   for (const rule of runRules(ir, agent)) {
@@ -84,16 +75,18 @@ function durationText(ms: number): string {
 /**
  * `check/hook-timeout-exceeds`: a `run` rule whose own `timeout` is longer than its hook can have
  * under the agents' longest handler timeout (`agents`: the ones the policy may be installed in;
- * default both). Rules without a `timeout` are not reported: they get the agents' default, and
+ * default every agent dshpolicy installs into). Rules without a `timeout` are not reported: they get the agents' default, and
  * the hook's deadline, a few seconds short of it, bounds them as the agent itself would.
  */
-export function hookTimeoutLints(ir: PolicyIR, agents: readonly InstallAgent[] = ['claude', 'codex']): Diagnostic[] {
+export function hookTimeoutLints(ir: PolicyIR, agentRefs: readonly InstallAgentRef[] = installableAgents()): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const agents = agentRefs.map(requireInstallable);
+  if (agents.length === 0) return out;
   const limits = agents.map((a) => ({ agent: a, fit: longestFittingMs(a) }));
   const tightest = limits.reduce((a, b) => (b.fit < a.fit ? b : a));
-  const names = (fit: number) => limits.filter((l) => l.fit === fit).map((l) => AGENT_NAME[l.agent]).join(' and ');
+  const names = (fit: number) => limits.filter((l) => l.fit === fit).map((l) => messageName(l.agent)).join(' and ');
   const who = names(tightest.fit);
-  const maxSec = MAX_HANDLER_TIMEOUT_SEC[tightest.agent];
+  const maxSec = tightest.agent.install.maxHandlerTimeoutSec;
   const rules = new Set(agents.flatMap((a) => runRules(ir, a)));
   for (const rule of ir.rules) {
     const ms = rule.hook?.timeoutMs;

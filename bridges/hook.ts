@@ -14,4 +14,4 @@ export type { TurnFacts } from './common/transcript.js';
 export { readCodexTurn } from './codex/rollout.js';
 export { decodeGeminiPayload, geminiAnswer, geminiDeny, geminiToolName, GEMINI_TOOL_EVENT, type GeminiDecoded } from './gemini/hook.js';
 export { GEMINI_DEFAULT_TIMEOUT_MS } from './gemini/hook-agent.js';
-export { DEADLINE_MARGIN_SEC, MAX_HANDLER_TIMEOUT_SEC } from './deadline.js';
+export { DEADLINE_MARGIN_SEC } from './deadline.js';

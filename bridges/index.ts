@@ -5,8 +5,23 @@
  */
 import './protocols.js';
 export * from './config.js';
-export type { Agent as AgentSpec, AgentHooks, AgentPermissions, AgentTranscripts } from './agent.js';
 export type { OutputFields } from './common/output-fields.js';
+export type {
+  Agent as AgentSpec,
+  AgentHooks,
+  AgentInstall,
+  AgentInstallHttp,
+  AgentInstallNotes,
+  AgentInstallTrust,
+  AgentPermissions,
+  AgentTranscripts,
+  AgentExport,
+  InstallEnvironment,
+  TrustInput,
+  TrustPlan,
+  TrustReport,
+  TrustSteps,
+} from './agent.js';
 export { AGENTS, agentNamed, agentsWith, agentNameList } from './agents.js';
 export {
   loadClaudeHooksText,
@@ -71,26 +86,8 @@ export {
   type OurHandler,
   type WantedGroup,
 } from './common/hooks-json.js';
-export { claudeCommandHandler, claudeHttpHandler, claudeWantedGroups, planClaudeInstall, planClaudeUninstall } from './claude/install.js';
-export {
-  codexCommandHandler,
-  codexHookStates,
-  codexHooksDisabled,
-  codexKeyMoves,
-  codexProjectTrusted,
-  codexTrustEntries,
-  codexWantedGroups,
-  planCodexConfig,
-  planCodexInstall,
-  planCodexUninstall,
-  projectTrustText,
-  trustEntryText,
-  type CodexConfigEdit,
-  type CodexTrustEntry,
-} from './codex/install.js';
-export { handlerTimeout, hookDeadlineSec, hookTimeoutLints, runHookTimeoutMs, MIN_HANDLER_TIMEOUT_SEC, type HandlerTimeout, type InstallAgent } from './handler-timeout.js';
-export { CLAUDE_EVENTS, allowedHandlerTypes } from './claude/events.js';
-export { CODEX_EVENTS } from './codex/events.js';
+export * from './install/index.js';
+export { handlerTimeout, hookDeadlineSec, hookTimeoutLints, runHookTimeoutMs, MIN_HANDLER_TIMEOUT_SEC, type HandlerTimeout } from './handler-timeout.js';
 export { readClaudeTurn, iterateClaudeTranscript, claudeTranscriptBatches } from './claude/transcript.js';
 export type { TurnFacts, ReadTurnOptions, TranscriptItem, IterateOptions } from './common/transcript.js';
 export { readCodexTurn, iterateCodexRollout, codexRolloutBatches } from './codex/rollout.js';

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { loadClaudeHooksText, loadCodexProject } from '../bridges/index.js';
+import { hookCommandLine, loadClaudeHooksText, loadCodexProject, NOT_INSTALLED, projectHookCommand, projectHookScript, shellQuote } from '../bridges/index.js';
 import { UsageError } from './args.js';
-import { hookCommandLine, installCommand, NOT_INSTALLED, projectHookCommand, projectHookScript, shellQuote, uninstallCommand, type InstallContext } from './install.js';
+import { installCommand, uninstallCommand, type InstallContext } from './install.js';
 import { scratch } from './testkit.js';
 
 const POLICY = `

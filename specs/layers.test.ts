@@ -2,7 +2,8 @@
  * The architecture's arrows, checked on the source: a folder imports another only through that
  * folder's index.ts, and only along the allowed arrows. (The TypeScript project references make
  * the build fail on a wrong arrow; this also covers deep imports that would bypass index.ts.)
- * Inside bridges/, an agent's folder reaches another agent's only through bridges/common/.
+ * Inside bridges/, an agent's folder reaches another agent's only through bridges/common/, and
+ * bridges/install/ reaches the agents only through the registry.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -72,6 +73,20 @@ describe('layering', () => {
         const [top, to] = target.split('/');
         if (top !== 'bridges' || to === from || !AGENTS.includes(to!)) continue;
         problems.push(`${file}: imports ${spec} (another agent's folder; put what both use in bridges/common/)`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('bridges/install/ reaches the agents through the registry (bridges/agents.ts), not through their folders', () => {
+    const problems: string[] = [];
+    for (const file of sources('bridges/install')) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(IMPORT)) {
+        const spec = m[1] ?? m[2]!;
+        if (!spec.startsWith('.')) continue;
+        const [top, to] = relative(root, resolve(root, dirname(file), spec)).split('/');
+        if (top === 'bridges' && AGENTS.includes(to!)) problems.push(`${file}: imports ${spec} (ask the agent's \`install\` part instead)`);
       }
     }
     expect(problems).toEqual([]);

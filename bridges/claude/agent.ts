@@ -6,6 +6,7 @@ import { claudeHookAgent } from './hook-agent.js';
 import { claudeProtocol } from './protocol.js';
 import { claudeOutputFields } from './output-fields.js';
 import { loadClaudeHooksText } from './index.js';
+import { claudeInstall } from './install.js';
 import { importClaudePermissions } from './permissions.js';
 import { claudeTranscriptBatches, readClaudeTurn } from './transcript.js';
 import { claudeHeadReader } from './transcript-head.js';
@@ -26,4 +27,5 @@ export const claude: Agent = {
     failedResultEvent: 'PostToolUseFailure',
     synthetic: claudeSyntheticLines,
   },
+  install: claudeInstall,
 };

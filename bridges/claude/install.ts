@@ -2,9 +2,14 @@
  * Installing dshpolicy's hook into a Claude Code settings file: our handlers (a command, or an
  * http one for `dshpolicy serve`), one group per event, and the edit of the file as
  * ../common/hooks-json.ts makes it, checked by Claude Code's own reader, with warnings about what
- * in the file would keep Claude Code from running our hooks. Pure text in, text out.
+ * in the file would keep Claude Code from running our hooks; and `claudeInstall`, the `install`
+ * part of Claude Code's `Agent` (its files, events, project root, http handlers, notes). Pure
+ * text in, text out.
  */
-import type { Diagnostic } from '../../engine/index.js';
+import { join, resolve } from 'node:path';
+import { SEAM_EVENTS } from '../../dsl/index.js';
+import { agentEventInfo, type Diagnostic } from '../../engine/index.js';
+import type { AgentInstall } from '../agent.js';
 import {
   DSHPOLICY_MARK,
   editHooksJson,
@@ -14,7 +19,7 @@ import {
   type OurHandler,
   type WantedGroup,
 } from '../common/hooks-json.js';
-import { TOOL_EVENTS } from './events.js';
+import { allowedHandlerTypes, CLAUDE_EVENTS, TOOL_EVENTS } from './events.js';
 import { parseJson } from './json.js';
 import { loadClaudeHooksText } from './index.js';
 
@@ -68,3 +73,33 @@ function claudeNotes(text: string, file: string, ours: readonly OurHandler[]): D
   }
   return out;
 }
+
+/** The longest timeout Claude Code takes for a hook, in seconds. */
+const CLAUDE_MAX_HANDLER_TIMEOUT_SEC = 600;
+
+export const claudeInstall: AgentInstall = {
+  // `$CLAUDE_CONFIG_DIR` (relative to the working directory) replaces `~/.claude`.
+  userFile: ({ env, cwd, home }) => join(env['CLAUDE_CONFIG_DIR'] ? resolve(cwd, env['CLAUDE_CONFIG_DIR']) : join(home, '.claude'), 'settings.json'),
+  projectFile: (dir) => join(dir, '.claude', 'settings.json'),
+  seamEvents: SEAM_EVENTS,
+  events: CLAUDE_EVENTS,
+  hasAgentEvent: (event) => agentEventInfo('claude', event) !== undefined,
+  // Claude Code tells its hooks the project directory.
+  projectRoot: () => 'r=${CLAUDE_PROJECT_DIR:-$PWD}',
+  maxHandlerTimeoutSec: CLAUDE_MAX_HANDLER_TIMEOUT_SEC,
+  commandHandler: claudeCommandHandler,
+  groups: claudeWantedGroups,
+  planInstall: planClaudeInstall,
+  planUninstall: planClaudeUninstall,
+  // `dshpolicy serve` decides with its own policy by its own deadline (the agent's default less the
+  // margin): its handlers get the longest timeout, which that deadline fits.
+  http: {
+    accepts: (event) => allowedHandlerTypes(event).includes('http'),
+    handler: (url) => claudeHttpHandler(url, CLAUDE_MAX_HANDLER_TIMEOUT_SEC),
+    timeoutSec: CLAUDE_MAX_HANDLER_TIMEOUT_SEC,
+  },
+  notes: {
+    installed: 'claude code reads the file at start: restart running sessions (or review the hooks with /hooks)',
+  },
+  declines: { trust: 'claude code asks to trust a project itself' },
+};

@@ -6,6 +6,7 @@ import { codexHookAgent } from './hook-agent.js';
 import { codexProtocol } from './protocol.js';
 import { codexOutputFields } from './output-fields.js';
 import { loadCodexHooksText } from './index.js';
+import { codexInstall } from './install.js';
 import { importCodexRules } from './rules.js';
 import { codexRolloutBatches, readCodexTurn } from './rollout.js';
 import { codexHeadReader } from './rollout-head.js';
@@ -19,4 +20,5 @@ export const codex: Agent = {
   hooks: { load: (text, file) => loadCodexHooksText(text, file), outputFields: codexOutputFields },
   permissions: [{ what: 'rules', import: importCodexRules }],
   transcripts: { noun: 'rollout', batches: codexRolloutBatches, readTurn: readCodexTurn, head: codexHeadReader, synthetic: codexSyntheticLines },
+  install: codexInstall,
 };

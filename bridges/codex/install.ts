@@ -1,32 +1,34 @@
 /**
- * Installing dshpolicy's hook into a Codex `hooks.json`, and trusting it in the user's
- * `config.toml`: pure text in, text out.
- *
- * Codex runs an unmanaged hook only once it is trusted: `[hooks.state."<key>"] trusted_hash =
- * "sha256:…"` in `$CODEX_HOME/config.toml`, the key being `<hooks.json path>:<event label>:<group
- * index>:<handler index>` and the hash Codex's hash of the hook (see trust.ts). Project hooks also
- * need the project trusted (`[projects."<dir>"] trust_level = "trusted"`). The edits to
- * `config.toml` are textual: entries are removed, renamed or appended, everything else stays as it
- * is, and the result is parsed again and compared with what was meant before it is accepted.
+ * Installing dshpolicy's hook into Codex: our handlers in a `hooks.json` (one group per event, the
+ * edit as ../common/hooks-json.ts makes it, checked by Codex's own reader), and `codexInstall`,
+ * the `install` part of Codex's `Agent`: where its files are (`$CODEX_HOME`, else `~/.codex`),
+ * its events, the project-root search of the project install's script, and the hook trust Codex
+ * needs in its user `config.toml` (install-trust.ts, edited by install-config.ts). Apart from
+ * finding `$CODEX_HOME` (its links resolved, as Codex sees it), pure text in, text out.
  */
-import { parse } from 'smol-toml';
-import { diagnostic, LineIndex, type Diagnostic } from '../../engine/index.js';
-import {
-  editHooksJson,
-  INSTALL_TIMEOUT_SEC,
-  DSHPOLICY_MARK,
-  isDshpolicyHandler,
-  isObject,
-  type HooksJsonEdit,
-  type JsonObject,
-  type WantedGroup,
-} from '../common/hooks-json.js';
-import { decodeBasic, multilineStringEnd } from '../common/toml.js';
-import { codexEvent } from './events.js';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { SEAM_EVENTS } from '../../dsl/index.js';
+import { agentEventInfo, LineIndex, type Diagnostic } from '../../engine/index.js';
+import type { AgentInstall, InstallEnvironment } from '../agent.js';
+import { editHooksJson, INSTALL_TIMEOUT_SEC, DSHPOLICY_MARK, type HooksJsonEdit, type JsonObject, type WantedGroup } from '../common/hooks-json.js';
+import { CODEX_EVENTS, codexEvent } from './events.js';
+import { codexTrustSteps, planCodexTrust } from './install-trust.js';
 import { parseJson } from './json.js';
-import { loadCodexFile } from './load.js';
-import { parseToml } from './toml.js';
-import { codexHookHash, codexHookKey, handlerIndices, hashInputOf } from './trust.js';
+
+export {
+  codexHookStates,
+  codexHooksDisabled,
+  codexProjectTrusted,
+  planCodexConfig,
+  projectTrustText,
+  tomlString,
+  trustEntryText,
+  type CodexConfigEdit,
+  type CodexConfigEditOptions,
+  type CodexTrustEntry,
+} from './install-config.js';
+export { codexKeyMoves, codexTrustEntries, codexTrustSteps, planCodexTrust } from './install-trust.js';
 
 /** Our command handler; `timeout` in seconds. */
 export function codexCommandHandler(command: string, timeout = INSTALL_TIMEOUT_SEC): JsonObject {
@@ -53,545 +55,41 @@ export function planCodexUninstall(text: string | undefined, file: string): Hook
   return editHooksJson(text, file, [], { check: codexCheck, agentName: 'codex' });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Trust keys and hashes
-
-export interface CodexTrustEntry {
-  key: string;
-  /** `sha256:…`, as Codex computes it. */
-  hash: string;
-  event: string;
-}
-
-/** Every command handler of a hooks.json with its trust key (`keySource`: the file's path as Codex sees it) and hash. */
-function handlerEntries(text: string | undefined, keySource: string): { entry: CodexTrustEntry; ours: boolean }[] {
-  if (text === undefined || text.trim() === '') return [];
-  const loaded = loadCodexFile(text, keySource, {});
-  const out: { entry: CodexTrustEntry; ours: boolean }[] = [];
-  for (const group of loaded.config.groups) {
-    for (const handler of group.hooks) {
-      const idx = handlerIndices(handler.source.pointer);
-      if (!idx) continue;
-      out.push({
-        entry: {
-          key: codexHookKey(keySource, group.event, idx.groupIndex, idx.handlerIndex),
-          hash: codexHookHash(hashInputOf(group, handler)),
-          event: group.event,
-        },
-        ours: isDshpolicyHandler(handler.raw),
-      });
-    }
-  }
-  return out;
-}
-
-/** Our handlers of a hooks.json text, with the trust entry Codex needs for each. */
-export function codexTrustEntries(text: string | undefined, keySource: string): CodexTrustEntry[] {
-  return handlerEntries(text, keySource)
-    .filter((e) => e.ours)
-    .map((e) => e.entry);
-}
-
-/**
- * Where the other handlers of the file moved, as trust keys (old -> new), when removing ours
- * shifted them. The edit only removes, replaces and appends our handlers, so the others keep their
- * order within each event and are matched by position in it.
- */
-export function codexKeyMoves(beforeText: string | undefined, afterText: string | undefined, keySource: string): Map<string, string> {
-  const others = (text: string | undefined) => {
-    const byEvent = new Map<string, string[]>();
-    for (const e of handlerEntries(text, keySource)) {
-      if (e.ours) continue;
-      const list = byEvent.get(e.entry.event) ?? [];
-      list.push(e.entry.key);
-      byEvent.set(e.entry.event, list);
-    }
-    return byEvent;
-  };
-  const a = others(beforeText);
-  const b = others(afterText);
-  const moves = new Map<string, string>();
-  for (const [event, keys] of a) {
-    const now = b.get(event) ?? [];
-    keys.forEach((k, i) => {
-      const n = now[i];
-      if (n !== undefined && n !== k) moves.set(k, n);
-    });
-  }
-  return moves;
-}
-
-// ---------------------------------------------------------------------------------------------
-// config.toml, textually
-
-/** A TOML basic string. */
-export function tomlString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
-/** The lines that trust one hook. */
-export function trustEntryText(e: { key: string; hash: string }, eol = '\n'): string {
-  return `[hooks.state.${tomlString(e.key)}]${eol}trusted_hash = ${tomlString(e.hash)}${eol}`;
-}
-
-/** The lines that trust a project. */
-export function projectTrustText(dir: string, eol = '\n'): string {
-  return `[projects.${tomlString(dir)}]${eol}trust_level = "trusted"${eol}`;
-}
-
-interface KeySeg {
-  value: string;
-  start: number;
-  end: number;
-}
-
-/** One table header or key/value pair of a TOML document, with where it is written. */
-interface Statement {
-  kind: 'table' | 'array-table' | 'kv';
-  /** The table a pair belongs to (empty for headers). */
-  base: string[];
-  /** The header's or the pair's key segments. */
-  keys: KeySeg[];
-  /** `base` and the key values: the full path. Array tables add a segment no key can have. */
-  path: string[];
-  /** Start of the line the statement starts on; just past the newline of the line it ends on. */
-  lineStart: number;
-  lineEnd: number;
-  valueStart?: number;
-  valueEnd?: number;
-}
-
-const ARRAY_ITEM = '\u0000[]';
-
-const BARE = /[A-Za-z0-9_-]/;
-
-/** Splits a TOML document (already known to be valid) into its statements. Throws on what it does not understand. */
-function scanStatements(text: string): Statement[] {
-  const out: Statement[] = [];
-  let pos = 0;
-  let table: string[] = [];
-  const spaces = () => {
-    while (text[pos] === ' ' || text[pos] === '\t') pos++;
-  };
-  const blanks = () => {
-    for (;;) {
-      spaces();
-      if (text[pos] === '#') while (pos < text.length && text[pos] !== '\n') pos++;
-      else if (text[pos] === '\n' || text[pos] === '\r') pos++;
-      else return;
-    }
-  };
-  const basicEnd = (from: number) => {
-    for (let i = from + 1; i < text.length; i++) {
-      if (text[i] === '\\') i++;
-      else if (text[i] === '"') return i + 1;
-    }
-    throw new Error('unterminated string');
-  };
-  const literalEnd = (from: number) => {
-    const close = text.indexOf("'", from + 1);
-    if (close < 0) throw new Error('unterminated string');
-    return close + 1;
-  };
-  const multilineEnd = (from: number, q: string) => {
-    const end = multilineStringEnd(text, from, q);
-    if (end === undefined) throw new Error('unterminated string');
-    return end;
-  };
-  const readKey = (): KeySeg[] => {
-    const segs: KeySeg[] = [];
-    for (;;) {
-      spaces();
-      const start = pos;
-      if (text[pos] === '"') {
-        pos = basicEnd(pos);
-        segs.push({ value: decodeBasic(text.slice(start + 1, pos - 1)), start, end: pos });
-      } else if (text[pos] === "'") {
-        pos = literalEnd(pos);
-        segs.push({ value: text.slice(start + 1, pos - 1), start, end: pos });
-      } else {
-        while (pos < text.length && BARE.test(text[pos]!)) pos++;
-        if (pos === start) throw new Error('key expected');
-        segs.push({ value: text.slice(start, pos), start, end: pos });
-      }
-      spaces();
-      if (text[pos] !== '.') return segs;
-      pos++;
-    }
-  };
-  const skipValue = (depth: number): void => {
-    if (depth > 200) throw new Error('too deep');
-    if (text.startsWith('"""', pos)) pos = multilineEnd(pos, '"');
-    else if (text.startsWith("'''", pos)) pos = multilineEnd(pos, "'");
-    else if (text[pos] === '"') pos = basicEnd(pos);
-    else if (text[pos] === "'") pos = literalEnd(pos);
-    else if (text[pos] === '[' || text[pos] === '{') {
-      const close = text[pos] === '[' ? ']' : '}';
-      const inline = close === '}';
-      pos++;
-      for (;;) {
-        blanks();
-        if (pos >= text.length) throw new Error('unterminated value');
-        if (text[pos] === close) {
-          pos++;
-          return;
-        }
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        const before = pos;
-        if (inline) {
-          readKey();
-          spaces();
-          if (text[pos] !== '=') throw new Error('`=` expected');
-          pos++;
-          spaces();
-        }
-        skipValue(depth + 1);
-        if (pos === before) throw new Error('unexpected character');
-      }
-    } else {
-      const start = pos;
-      while (pos < text.length && !',]}#\n\r'.includes(text[pos]!)) pos++;
-      while (pos > start && (text[pos - 1] === ' ' || text[pos - 1] === '\t')) pos--;
-      if (pos === start) throw new Error('value expected');
-    }
-  };
-  const restOfLine = () => {
-    spaces();
-    if (text[pos] === '#') while (pos < text.length && text[pos] !== '\n') pos++;
-    if (text[pos] === '\r') pos++;
-    if (pos < text.length) {
-      if (text[pos] !== '\n') throw new Error('newline expected');
-      pos++;
-    }
-    return pos;
-  };
-  for (;;) {
-    blanks();
-    if (pos >= text.length) break;
-    const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
-    if (text[pos] === '[') {
-      const isArray = text[pos + 1] === '[';
-      pos += isArray ? 2 : 1;
-      const keys = readKey();
-      spaces();
-      if (text.slice(pos, pos + (isArray ? 2 : 1)) !== (isArray ? ']]' : ']')) throw new Error('`]` expected');
-      pos += isArray ? 2 : 1;
-      const names = keys.map((k) => k.value);
-      table = isArray ? [...names, ARRAY_ITEM] : names;
-      out.push({ kind: isArray ? 'array-table' : 'table', base: [], keys, path: names, lineStart, lineEnd: restOfLine() });
-      continue;
-    }
-    const keys = readKey();
-    spaces();
-    if (text[pos] !== '=') throw new Error('`=` expected');
-    pos++;
-    spaces();
-    const valueStart = pos;
-    skipValue(0);
-    const valueEnd = pos;
-    out.push({ kind: 'kv', base: table, keys, path: [...table, ...keys.map((k) => k.value)], lineStart, lineEnd: restOfLine(), valueStart, valueEnd });
-  }
-  return out;
-}
-
-export interface CodexConfigEdit {
-  ok: boolean;
-  text: string;
-  changed: boolean;
-  diagnostics: Diagnostic[];
-  /** Entries written or replaced. */
-  added: CodexTrustEntry[];
-  /** Keys of entries removed (ours, or stale ones of our file). */
-  removed: string[];
-  /** Entries of other hooks renamed because their hooks moved. */
-  renamed: [string, string][];
-  /** The project trust was written (absent: not asked for). */
-  projectTrusted?: 'already' | 'written';
-}
-
-export interface CodexConfigEditOptions {
-  /** Entries to have (key -> trusted_hash). */
-  add: readonly CodexTrustEntry[];
-  /** Whether an existing entry is ours and goes (unless `add` keeps it as it is). */
-  isOurs: (key: string, trustedHash: unknown) => boolean;
-  /** Entries of other hooks to rename (old key -> new key). */
-  renames: ReadonlyMap<string, string>;
-  /** Trust this project folder (`[projects."<dir>"] trust_level = "trusted"`). */
-  trustProject?: string;
-  /** Other spellings of the project folder that count as trusted already (its path before resolving links). */
-  projectAliases?: readonly string[];
-}
-
-type Value = unknown;
-
-function tomlEqual(a: Value, b: Value): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => tomlEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && tomlEqual(a[k], b[k]));
-  }
-  return a === b || (Number.isNaN(a) && Number.isNaN(b));
-}
-
-/** Blank lines are `\n` or `\r\n` with nothing else on them. */
-function blankLineAt(text: string, at: number): number {
-  const m = /^[ \t]*\r?\n/.exec(text.slice(at, at + 200));
-  return m ? m[0].length : 0;
-}
-
-/**
- * A removed block of lines takes one blank line with it, so that the lines around it keep the
- * spacing they had with each other: the one after it when the block follows a blank line (or
- * starts the file), else none; at the end of the file, the one before it.
- */
-function withBlankLine(text: string, start: number, end: number): { start: number; end: number } {
-  const afterBlank = start === 0 || /\n[ \t]*\r?\n$/.test(text.slice(Math.max(0, start - 200), start));
-  if (end >= text.length && start > 0 && afterBlank) {
-    const prev = text.lastIndexOf('\n', start - 2) + 1;
-    if (text.slice(prev, start).trim() === '') return { start: prev, end };
-  }
-  if (afterBlank) {
-    const n = blankLineAt(text, end);
-    if (n > 0) return { start, end: end + n };
-  }
-  return { start, end };
-}
-
-/** Reads a hook state table's `trusted_hash` (entries are tables). */
-function stateHash(v: unknown): unknown {
-  return isObject(v) ? v['trusted_hash'] : undefined;
-}
-
-/**
- * Plans the edit of the user's config.toml: our `[hooks.state]` entries become exactly `add`
- * (entries already right are left alone), other hooks' entries follow their hooks when they moved,
- * and the project is trusted when asked. Text undefined: the file does not exist.
- */
-export function planCodexConfig(text: string | undefined, file: string, opts: CodexConfigEditOptions): CodexConfigEdit {
-  const old = text ?? '';
-  const result: CodexConfigEdit = { ok: true, text: old, changed: false, diagnostics: [], added: [], removed: [], renamed: [] };
-  const refuse = (d: Diagnostic): CodexConfigEdit => ({ ...result, ok: false, text: old, changed: false, diagnostics: [d] });
-
-  let doc: Record<string, unknown>;
+/** Codex's own directory: `$CODEX_HOME` (relative to the working directory, links resolved: Codex keys trust by the path it sees), else `~/.codex`. */
+function codexHome(where: InstallEnvironment): string {
+  const given = where.env['CODEX_HOME'];
+  if (!given) return join(where.home, '.codex');
+  const dir = resolve(where.cwd, given);
   try {
-    doc = parse(old, { integersAsBigInt: true }) as Record<string, unknown>;
+    return realpathSync(dir);
   } catch {
-    const parsed = parseToml(old, file, new LineIndex(old));
-    return refuse(
-      parsed.diagnostics[0] ?? diagnostic('codex/toml-syntax', 'error', 'invalid TOML', { pointer: '' }),
-    );
-  }
-  const hooks = doc['hooks'];
-  const states = isObject(hooks) ? hooks['state'] : undefined;
-  if (hooks !== undefined && !isObject(hooks)) return refuse(diagnostic('install/not-a-table', 'error', `\`hooks\` in \`${file}\` is not a table; it was left unchanged`, { pointer: '/hooks' }));
-  if (states !== undefined && !isObject(states)) return refuse(diagnostic('install/not-a-table', 'error', `\`hooks.state\` in \`${file}\` is not a table; it was left unchanged`, { pointer: '/hooks/state' }));
-  const current: Record<string, unknown> = isObject(states) ? states : {};
-
-  // What the states should be.
-  const wantedHash = new Map(opts.add.map((e) => [e.key, e.hash]));
-  const remove: string[] = [];
-  const add: CodexTrustEntry[] = [];
-  for (const [key, v] of Object.entries(current)) {
-    const want = wantedHash.get(key);
-    if (want !== undefined && isObject(v) && stateHash(v) === want && v['enabled'] !== false) continue;
-    if (want !== undefined || opts.isOurs(key, stateHash(v))) remove.push(key);
-  }
-  for (const e of opts.add) {
-    const v = current[e.key];
-    if (!(isObject(v) && stateHash(v) === e.hash && v['enabled'] !== false)) add.push(e);
-  }
-  const removing = new Set(remove);
-  const rename: [string, string][] = [...opts.renames].filter(([from]) => Object.prototype.hasOwnProperty.call(current, from) && !removing.has(from));
-
-  let projectTrusted: CodexConfigEdit['projectTrusted'];
-  let projectEdit: 'value' | 'under-header' | 'append' | undefined;
-  const projects = isObject(doc['projects']) ? doc['projects'] : {};
-  if (opts.trustProject !== undefined) {
-    const dirs = [opts.trustProject, ...(opts.projectAliases ?? [])];
-    const level = (d: string) => {
-      const p = projects[d] ?? projects[d.replace(/\/+$/, '')];
-      return isObject(p) ? p['trust_level'] : undefined;
-    };
-    if (dirs.some((d) => level(d) === 'trusted')) projectTrusted = 'already';
-    else {
-      projectTrusted = 'written';
-      projectEdit = isObject(projects[opts.trustProject]) ? (level(opts.trustProject) !== undefined ? 'value' : 'under-header') : 'append';
-    }
-  }
-  result.projectTrusted = projectTrusted;
-  if (remove.length === 0 && add.length === 0 && rename.length === 0 && projectEdit === undefined) return result;
-
-  // The text edits.
-  let statements: Statement[];
-  try {
-    statements = scanStatements(old);
-  } catch {
-    statements = [];
-  }
-  const eol = old.includes('\r\n') ? '\r\n' : '\n';
-  const edits: { start: number; end: number; text: string }[] = [];
-  const isState = (s: Statement, key: string) => s.path[0] === 'hooks' && s.path[1] === 'state' && s.path[2] === key && !s.path.includes(ARRAY_ITEM);
-  for (const key of remove) {
-    for (let i = 0; i < statements.length; i++) {
-      const s = statements[i]!;
-      if (!isState(s, key)) continue;
-      if (s.kind === 'table' && s.path.length === 3) {
-        // The header and the pairs under it, up to the next header.
-        let end = s.lineEnd;
-        while (statements[i + 1]?.kind === 'kv') end = statements[++i]!.lineEnd;
-        edits.push({ start: s.lineStart, end, text: '' });
-      } else if (s.kind === 'kv') {
-        edits.push({ start: s.lineStart, end: s.lineEnd, text: '' });
-      }
-    }
-  }
-  for (const [from, to] of rename) {
-    for (const s of statements) {
-      if (!isState(s, from)) continue;
-      const seg = s.keys[2 - s.base.length];
-      if (seg && s.base.length <= 2) edits.push({ start: seg.start, end: seg.end, text: tomlString(to) });
-    }
-  }
-  let appended = '';
-  if (projectEdit === 'value' || projectEdit === 'under-header') {
-    const dir = opts.trustProject!;
-    const isProject = (s: Statement) => s.path[0] === 'projects' && s.path[1] === dir && !s.path.includes(ARRAY_ITEM);
-    const pair = statements.find((s) => s.kind === 'kv' && isProject(s) && s.path.length === 3 && s.path[2] === 'trust_level');
-    const header = statements.find((s) => s.kind === 'table' && isProject(s) && s.path.length === 2);
-    if (projectEdit === 'value' && pair?.valueStart !== undefined) edits.push({ start: pair.valueStart, end: pair.valueEnd!, text: '"trusted"' });
-    else if (projectEdit === 'under-header' && header) edits.push({ start: header.lineEnd, end: header.lineEnd, text: `trust_level = "trusted"${eol}` });
-    else appended += projectTrustText(dir, eol); // verification below refuses when this is not valid
-  } else if (projectEdit === 'append') {
-    appended += projectTrustText(opts.trustProject!, eol);
-  }
-  for (const e of add) appended += (appended === '' ? '' : eol) + trustEntryText(e, eol);
-
-  edits.sort((a, b) => b.start - a.start || b.end - a.end);
-  let next = old;
-  let lastStart = Infinity;
-  for (const e of edits) {
-    if (e.end > lastStart) continue; // overlapping (a pair inside a removed table): already covered
-    let { start, end } = e;
-    if (e.text === '') ({ start, end } = withBlankLine(next, start, end));
-    next = next.slice(0, start) + e.text + next.slice(end);
-    lastStart = start;
-  }
-  if (appended !== '') {
-    if (next.trim() === '') next = '';
-    else {
-      if (!next.endsWith('\n')) next += eol;
-      if (!/\n[ \t]*\r?\n$/.test(next)) next += eol;
-    }
-    next += appended;
-  }
-
-  // What the document should now be, to check the text against.
-  const expected = structuredClone(doc);
-  if (remove.length > 0 || add.length > 0 || rename.length > 0) {
-    const expHooks = (isObject(expected['hooks']) ? expected['hooks'] : (expected['hooks'] = {})) as Record<string, unknown>;
-    const before = isObject(expHooks['state']) ? expHooks['state'] : {};
-    const after: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(before)) {
-      if (removing.has(k)) continue;
-      after[opts.renames.get(k) ?? k] = v;
-    }
-    for (const e of add) after[e.key] = { trusted_hash: e.hash };
-    expHooks['state'] = after;
-  }
-  if (projectEdit !== undefined) {
-    const expProjects = (isObject(expected['projects']) ? expected['projects'] : (expected['projects'] = {})) as Record<string, unknown>;
-    const p = isObject(expProjects[opts.trustProject!]) ? (expProjects[opts.trustProject!] as Record<string, unknown>) : {};
-    expProjects[opts.trustProject!] = { ...p, trust_level: 'trusted' };
-  }
-  let got: unknown;
-  try {
-    got = parse(next, { integersAsBigInt: true });
-  } catch {
-    got = undefined;
-  }
-  const normalize = (v: unknown) => {
-    // An emptied `[hooks.state]` (or `[hooks]`) header may stay behind: the same as no entries.
-    const c = structuredClone(v) as Record<string, unknown>;
-    if (isObject(c['hooks']) && isObject(c['hooks']['state']) && Object.keys(c['hooks']['state']).length === 0) delete c['hooks']['state'];
-    if (isObject(c['hooks']) && Object.keys(c['hooks']).length === 0) delete c['hooks'];
-    return c;
-  };
-  if (got === undefined || !tomlEqual(normalize(got), normalize(expected))) {
-    const manual = [
-      ...remove.map((k) => `remove the entry \`${k}\` from \`[hooks.state]\``),
-      ...rename.map(([a, b]) => `rename the \`[hooks.state]\` entry \`${a}\` to \`${b}\``),
-      ...add.map((e) => `add:\n${trustEntryText(e)}`),
-      ...(projectEdit !== undefined ? [`add (or set):\n${projectTrustText(opts.trustProject!)}`] : []),
-    ];
-    return refuse(
-      diagnostic('install/config-edit', 'error', `could not edit \`${file}\` without touching anything else; it was left unchanged`, {
-        pointer: '/hooks/state',
-        help: `make these changes yourself: ${manual.join('; ')}`,
-      }),
-    );
-  }
-  return { ok: true, text: next, changed: next !== old, diagnostics: [], added: add, removed: remove, renamed: rename, projectTrusted };
-}
-
-/** The project-trust status of a directory in a config.toml (text undefined: no file). */
-export function codexProjectTrusted(text: string | undefined, dirs: readonly string[]): boolean {
-  if (text === undefined) return false;
-  try {
-    const doc = parse(text) as Record<string, unknown>;
-    const projects = isObject(doc['projects']) ? doc['projects'] : {};
-    return dirs.some((d) => {
-      const p = projects[d] ?? projects[d.replace(/\/+$/, '')];
-      return isObject(p) && p['trust_level'] === 'trusted';
-    });
-  } catch {
-    return false;
+    return dir;
   }
 }
 
-/** Whether config.toml turns Codex's hooks off (`[features] hooks = false`, or its old name `codex_hooks`). */
-export function codexHooksDisabled(text: string | undefined, file: string): Diagnostic | undefined {
-  if (text === undefined) return undefined;
-  const loaded = loadCodexFile(text, file, { layer: 'user' });
-  const f = loaded.hooksFeature;
-  if (!f || f.enabled) return undefined;
-  return diagnostic('install/hooks-disabled', 'warning', `hooks are turned off in \`${file}\`: codex runs none of them`, {
-    ...(f.span ? { span: f.span } : {}),
-    pointer: f.pointer,
-    help: 'set the feature back to `true` (or remove it) for the policy to run',
-  });
-}
+/** The Codex ceiling on a command hook's timeout, in seconds. */
+const CODEX_MAX_HANDLER_TIMEOUT_SEC = 600;
 
-/** The states of a config.toml: key -> trusted_hash (undefined for an entry without one). */
-export function codexHookStates(text: string | undefined): Map<string, { trustedHash?: string; enabled?: boolean }> {
-  const out = new Map<string, { trustedHash?: string; enabled?: boolean }>();
-  if (text === undefined) return out;
-  try {
-    const doc = parse(text) as Record<string, unknown>;
-    const states = isObject(doc['hooks']) && isObject(doc['hooks']['state']) ? doc['hooks']['state'] : {};
-    for (const [k, v] of Object.entries(states)) {
-      if (!isObject(v)) continue;
-      const s: { trustedHash?: string; enabled?: boolean } = {};
-      if (typeof v['trusted_hash'] === 'string') s.trustedHash = v['trusted_hash'];
-      if (typeof v['enabled'] === 'boolean') s.enabled = v['enabled'];
-      out.set(k.trim(), s);
-    }
-  } catch {
-    // an unreadable config trusts nothing
-  }
-  return out;
-}
+export const codexInstall: AgentInstall = {
+  userFile: (where) => join(codexHome(where), 'hooks.json'),
+  projectFile: (dir) => join(dir, '.codex', 'hooks.json'),
+  seamEvents: SEAM_EVENTS,
+  events: CODEX_EVENTS.map((e) => e.name),
+  hasAgentEvent: (event) => agentEventInfo('codex', event) !== undefined,
+  // Codex gives its hooks no project variable: the project is the nearest directory at or above the session's with `.codex/hooks.json`.
+  projectRoot: (up) => `r=$PWD; d=$PWD; while [ -n "$d" ]; do if [ -f "$d/.codex/hooks.json" ]; then r=$d; break; fi; ${up}; done`,
+  maxHandlerTimeoutSec: CODEX_MAX_HANDLER_TIMEOUT_SEC,
+  commandHandler: codexCommandHandler,
+  groups: codexWantedGroups,
+  planInstall: planCodexInstall,
+  planUninstall: planCodexUninstall,
+  trust: {
+    file: (where) => join(codexHome(where), 'config.toml'),
+    plan: planCodexTrust,
+    steps: codexTrustSteps,
+  },
+  notes: {
+    uninstalled: 'a project trusted for codex stays trusted; remove its [projects."<dir>"] entry yourself if dshpolicy was the reason',
+  },
+  declines: { http: 'codex runs command hooks only' },
+};
