@@ -113,3 +113,4 @@ export {
 } from './replay/index.js';
 export { exportGeminiPolicy, EXPORT_PRIORITY } from './gemini/export.js';
 export { importPermissions, PERMISSION_IMPORTS, type ImportedPolicy, type PermissionImport, type PermissionImportOptions } from './permissions.js';
+export { buildReport, type EventReport, type HandlerReport, type ImportReport } from './import-report.js';

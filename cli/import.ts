@@ -12,7 +12,8 @@ import { compileHooks, loadHooksText, type Agent, type PermissionImportOptions }
 import { alternatives, format, guard, UsageError, type Io } from './args.js';
 import { FAILED, OK } from './exit-codes.js';
 import { importPermissionFile } from './import-permissions.js';
-import { buildReport, renderReport } from './import-report.js';
+import { buildReport } from '../bridges/index.js';
+import { renderReport } from './import-report.js';
 import { printHooks } from '../dsl/index.js';
 import { PLAIN, renderDiagnostic, SourceCache, styleFor, summarize } from './render.js';
 

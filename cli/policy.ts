@@ -45,7 +45,7 @@ export interface HookFiles {
   codex?: string[];
 }
 
-export function loadHookFile(agent: 'claude' | 'codex', file: string): { ir: PolicyIR; diagnostics: Diagnostic[] } {
+export function loadHookFile(agent: string, file: string): { ir: PolicyIR; diagnostics: Diagnostic[] } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
