@@ -25,6 +25,7 @@ import {
   diagnostic,
   exactProgramWord,
   type Diagnostic,
+  LineIndex,
   type Rule,
   type Span,
   type TestCase,
@@ -170,27 +171,6 @@ function validateHost(raw: string, loc: Loc): string {
   return normalized;
 }
 
-class LineIndex {
-  private readonly starts: number[] = [0];
-  constructor(private readonly text: string, private readonly file: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
-  }
-  pos(offset: number): { line: number; column: number; offset: number } {
-    const at = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: at - this.starts[lo]! + 1, offset: at };
-  }
-  span(loc: Loc): Span {
-    return { file: this.file, start: this.pos(loc.start), end: this.pos(loc.end) };
-  }
-}
-
 /** The command line of an example: as written when bash reads it as the same words, else the argv quoted. */
 function exampleCommand(ex: Example): string {
   if (ex.text !== undefined) {
@@ -224,7 +204,8 @@ export function importCodexRules(text: string, file: string, opts: PermissionImp
 }
 
 function importRules(text: string, file: string, opts: PermissionImportOptions): ImportedPolicy {
-  const lines = new LineIndex(text, file);
+  const index = new LineIndex(text);
+  const lines = { pos: (offset: number) => index.position(offset), span: (loc: Loc): Span => index.span(file, loc.start, loc.end) };
   const diagnostics: Diagnostic[] = [];
   const report = (e: unknown): void => {
     if (e instanceof Silent) return;
