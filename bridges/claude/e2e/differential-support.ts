@@ -13,6 +13,7 @@ import {
   evaluate,
   IR_VERSION,
   processHookRunner,
+  SEAM_HOOK_EVENTS,
   type Decision,
   type Diagnostic,
   type PolicyEvent,
@@ -60,13 +61,7 @@ export interface Row {
   rewrite?: { input: Record<string, unknown>; creates: string };
 }
 
-const HOOK_EVENT: Record<DiffSeam, string> = {
-  'pre-tool': 'PreToolUse',
-  'post-tool': 'PostToolUse',
-  prompt: 'UserPromptSubmit',
-  stop: 'Stop',
-  'session-start': 'SessionStart',
-};
+const HOOK_EVENT: Readonly<Record<DiffSeam, string>> = SEAM_HOOK_EVENTS;
 
 export interface Observation {
   fired: boolean;
