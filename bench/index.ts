@@ -24,6 +24,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+// The agents' hook protocols, registered as every entry point of the package has them.
+import '../bridges/hook.js';
 import { benchSize, BATCH, BENCH_SEAMS, fmtNs, fmtRate, ROUNDS, type SizeResult } from './eval.js';
 import { measureHookOverhead } from './hooks.js';
 import { measureReplay } from './replay.js';

@@ -1,39 +1,17 @@
 /**
- * Diagnostics of the grammar layer: the diagnostic shape (structurally the same as the engine's, which
- * this layer may not import), positions in a source text, and the wording of every syntax error.
+ * Diagnostics of the grammar layer: the engine's diagnostic shape and line index (the one of each),
+ * positions in a source text, and the wording of every syntax error.
  *
  * Messages are lowercase, have no trailing period and quote user input in backticks; the fix, when
  * there is a useful one, goes in `help`.
  */
 import { EOF, tokenMatcher, type CstNode, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import { LineIndex, type Diagnostic, type Position, type Severity, type Span } from '../engine/index.js';
 import * as T from './tokens.js';
 
 // ---------------------------------------------------------------- the diagnostic shape
 
-export type Severity = 'error' | 'warning' | 'info';
-
-/** `line` and `column` are 1-based; `offset` is a 0-based UTF-16 index. */
-export interface Position {
-  line: number;
-  column: number;
-  offset: number;
-}
-
-/** A half-open range `[start, end)` in one file. */
-export interface Span {
-  file: string;
-  start: Position;
-  end: Position;
-}
-
-export interface Diagnostic {
-  code: string;
-  severity: Severity;
-  message: string;
-  span?: Span;
-  pointer?: string;
-  help?: string;
-}
+export type { Diagnostic, Position, Severity, Span };
 
 export function syntaxError(code: string, message: string, span: Span, help?: string): Diagnostic {
   const d: Diagnostic = { code, severity: 'error', message, span };
@@ -43,57 +21,27 @@ export function syntaxError(code: string, message: string, span: Span, help?: st
 
 // ---------------------------------------------------------------- positions
 
-/** Turns offsets of one text into line/column positions and spans. Lines end at `\n`. */
+/** Turns offsets of one text into line/column positions and spans (the engine's LineIndex, made when first asked). */
 export class SourceText {
-  private lineStarts: number[] | undefined;
+  private index: LineIndex | undefined;
 
   constructor(
     readonly text: string,
     readonly file: string,
   ) {}
 
-  private starts(): number[] {
-    if (!this.lineStarts) {
-      const starts = [0];
-      let i = this.text.indexOf('\n');
-      while (i >= 0) {
-        starts.push(i + 1);
-        i = this.text.indexOf('\n', i + 1);
-      }
-      this.lineStarts = starts;
-    }
-    return this.lineStarts;
+  private lines(): LineIndex {
+    return (this.index ??= new LineIndex(this.text));
   }
-
-  /** The line of the last position asked for: positions are mostly asked for in order. */
-  private lastLine = 0;
 
   /** The position of an offset; out-of-range or non-finite offsets are clamped into the text. */
   position(offset: number): Position {
-    const off = Number.isFinite(offset) ? Math.max(0, Math.min(Math.trunc(offset), this.text.length)) : 0;
-    const starts = this.starts();
-    let line = this.lastLine;
-    const start = starts[line] as number;
-    const next = starts[line + 1];
-    if (!(start <= off && (next === undefined || off < next))) {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if ((starts[mid] as number) <= off) lo = mid;
-        else hi = mid - 1;
-      }
-      line = lo;
-      this.lastLine = lo;
-    }
-    return { line: line + 1, column: off - (starts[line] as number) + 1, offset: off };
+    return this.lines().position(offset);
   }
 
   /** The span `[start, end)`; `end` before `start` gives an empty span at `start`. */
   span(start: number, end: number): Span {
-    const s = this.position(start);
-    const e = Number.isFinite(end) && end > s.offset ? this.position(end) : s;
-    return { file: this.file, start: s, end: e };
+    return this.lines().span(this.file, start, end);
   }
 
   /** `line:column` of an offset, for messages that point elsewhere. */
