@@ -12,7 +12,7 @@
 import { parse } from 'smol-toml';
 import { diagnostic, LineIndex, type Diagnostic } from '../../engine/index.js';
 import { isObject } from '../common/hooks-json.js';
-import { decodeBasic, multilineStringEnd } from '../common/toml.js';
+import { tomlStatements, type TomlStatement } from '../common/toml.js';
 import { loadCodexFile } from './load.js';
 import { parseToml } from './toml.js';
 
@@ -50,162 +50,14 @@ export function projectTrustText(dir: string, eol = '\n'): string {
   return `[projects.${tomlString(dir)}]${eol}trust_level = "trusted"${eol}`;
 }
 
-interface KeySeg {
-  value: string;
-  start: number;
-  end: number;
-}
-
-/** One table header or key/value pair of a TOML document, with where it is written. */
-interface Statement {
-  kind: 'table' | 'array-table' | 'kv';
-  /** The table a pair belongs to (empty for headers). */
-  base: string[];
-  /** The header's or the pair's key segments. */
-  keys: KeySeg[];
-  /** `base` and the key values: the full path. Array tables add a segment no key can have. */
-  path: string[];
-  /** Start of the line the statement starts on; just past the newline of the line it ends on. */
-  lineStart: number;
-  lineEnd: number;
-  valueStart?: number;
-  valueEnd?: number;
-}
-
-const ARRAY_ITEM = '\u0000[]';
-
-const BARE = /[A-Za-z0-9_-]/;
-
-/** Splits a TOML document (already known to be valid) into its statements. Throws on what it does not understand. */
-function scanStatements(text: string): Statement[] {
-  const out: Statement[] = [];
-  let pos = 0;
-  let table: string[] = [];
-  const spaces = () => {
-    while (text[pos] === ' ' || text[pos] === '\t') pos++;
-  };
-  const blanks = () => {
-    for (;;) {
-      spaces();
-      if (text[pos] === '#') while (pos < text.length && text[pos] !== '\n') pos++;
-      else if (text[pos] === '\n' || text[pos] === '\r') pos++;
-      else return;
-    }
-  };
-  const basicEnd = (from: number) => {
-    for (let i = from + 1; i < text.length; i++) {
-      if (text[i] === '\\') i++;
-      else if (text[i] === '"') return i + 1;
-    }
-    throw new Error('unterminated string');
-  };
-  const literalEnd = (from: number) => {
-    const close = text.indexOf("'", from + 1);
-    if (close < 0) throw new Error('unterminated string');
-    return close + 1;
-  };
-  const multilineEnd = (from: number, q: string) => {
-    const end = multilineStringEnd(text, from, q);
-    if (end === undefined) throw new Error('unterminated string');
-    return end;
-  };
-  const readKey = (): KeySeg[] => {
-    const segs: KeySeg[] = [];
-    for (;;) {
-      spaces();
-      const start = pos;
-      if (text[pos] === '"') {
-        pos = basicEnd(pos);
-        segs.push({ value: decodeBasic(text.slice(start + 1, pos - 1)), start, end: pos });
-      } else if (text[pos] === "'") {
-        pos = literalEnd(pos);
-        segs.push({ value: text.slice(start + 1, pos - 1), start, end: pos });
-      } else {
-        while (pos < text.length && BARE.test(text[pos]!)) pos++;
-        if (pos === start) throw new Error('key expected');
-        segs.push({ value: text.slice(start, pos), start, end: pos });
-      }
-      spaces();
-      if (text[pos] !== '.') return segs;
-      pos++;
-    }
-  };
-  const skipValue = (depth: number): void => {
-    if (depth > 200) throw new Error('too deep');
-    if (text.startsWith('"""', pos)) pos = multilineEnd(pos, '"');
-    else if (text.startsWith("'''", pos)) pos = multilineEnd(pos, "'");
-    else if (text[pos] === '"') pos = basicEnd(pos);
-    else if (text[pos] === "'") pos = literalEnd(pos);
-    else if (text[pos] === '[' || text[pos] === '{') {
-      const close = text[pos] === '[' ? ']' : '}';
-      const inline = close === '}';
-      pos++;
-      for (;;) {
-        blanks();
-        if (pos >= text.length) throw new Error('unterminated value');
-        if (text[pos] === close) {
-          pos++;
-          return;
-        }
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        const before = pos;
-        if (inline) {
-          readKey();
-          spaces();
-          if (text[pos] !== '=') throw new Error('`=` expected');
-          pos++;
-          spaces();
-        }
-        skipValue(depth + 1);
-        if (pos === before) throw new Error('unexpected character');
-      }
-    } else {
-      const start = pos;
-      while (pos < text.length && !',]}#\n\r'.includes(text[pos]!)) pos++;
-      while (pos > start && (text[pos - 1] === ' ' || text[pos - 1] === '\t')) pos--;
-      if (pos === start) throw new Error('value expected');
-    }
-  };
-  const restOfLine = () => {
-    spaces();
-    if (text[pos] === '#') while (pos < text.length && text[pos] !== '\n') pos++;
-    if (text[pos] === '\r') pos++;
-    if (pos < text.length) {
-      if (text[pos] !== '\n') throw new Error('newline expected');
-      pos++;
-    }
-    return pos;
-  };
-  for (;;) {
-    blanks();
-    if (pos >= text.length) break;
-    const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
-    if (text[pos] === '[') {
-      const isArray = text[pos + 1] === '[';
-      pos += isArray ? 2 : 1;
-      const keys = readKey();
-      spaces();
-      if (text.slice(pos, pos + (isArray ? 2 : 1)) !== (isArray ? ']]' : ']')) throw new Error('`]` expected');
-      pos += isArray ? 2 : 1;
-      const names = keys.map((k) => k.value);
-      table = isArray ? [...names, ARRAY_ITEM] : names;
-      out.push({ kind: isArray ? 'array-table' : 'table', base: [], keys, path: names, lineStart, lineEnd: restOfLine() });
-      continue;
-    }
-    const keys = readKey();
-    spaces();
-    if (text[pos] !== '=') throw new Error('`=` expected');
-    pos++;
-    spaces();
-    const valueStart = pos;
-    skipValue(0);
-    const valueEnd = pos;
-    out.push({ kind: 'kv', base: table, keys, path: [...table, ...keys.map((k) => k.value)], lineStart, lineEnd: restOfLine(), valueStart, valueEnd });
-  }
-  return out;
+/**
+ * A statement's path by names (elements of arrays of tables left out), as the edits below match
+ * statements; undefined for a pair written directly under an array-of-tables header, which no edit
+ * touches.
+ */
+function namesOf(s: TomlStatement): string[] | undefined {
+  if (s.kind === 'pair' && typeof s.table[s.table.length - 1] === 'number') return undefined;
+  return s.path.filter((x): x is string => typeof x === 'string');
 }
 
 export interface CodexConfigEdit {
@@ -337,25 +189,20 @@ export function planCodexConfig(text: string | undefined, file: string, opts: Co
   if (remove.length === 0 && add.length === 0 && rename.length === 0 && projectEdit === undefined) return result;
 
   // The text edits.
-  let statements: Statement[];
-  try {
-    statements = scanStatements(old);
-  } catch {
-    statements = [];
-  }
+  const statements = tomlStatements(old).map((s) => ({ ...s, names: namesOf(s) }));
   const eol = old.includes('\r\n') ? '\r\n' : '\n';
   const edits: { start: number; end: number; text: string }[] = [];
-  const isState = (s: Statement, key: string) => s.path[0] === 'hooks' && s.path[1] === 'state' && s.path[2] === key && !s.path.includes(ARRAY_ITEM);
+  const isState = ({ names }: { names: string[] | undefined }, key: string) => names?.[0] === 'hooks' && names[1] === 'state' && names[2] === key;
   for (const key of remove) {
     for (let i = 0; i < statements.length; i++) {
       const s = statements[i]!;
       if (!isState(s, key)) continue;
-      if (s.kind === 'table' && s.path.length === 3) {
+      if (s.kind === 'table' && s.names?.length === 3) {
         // The header and the pairs under it, up to the next header.
         let end = s.lineEnd;
-        while (statements[i + 1]?.kind === 'kv') end = statements[++i]!.lineEnd;
+        while (statements[i + 1]?.kind === 'pair') end = statements[++i]!.lineEnd;
         edits.push({ start: s.lineStart, end, text: '' });
-      } else if (s.kind === 'kv') {
+      } else if (s.kind === 'pair') {
         edits.push({ start: s.lineStart, end: s.lineEnd, text: '' });
       }
     }
@@ -363,16 +210,18 @@ export function planCodexConfig(text: string | undefined, file: string, opts: Co
   for (const [from, to] of rename) {
     for (const s of statements) {
       if (!isState(s, from)) continue;
-      const seg = s.keys[2 - s.base.length];
-      if (seg && s.base.length <= 2) edits.push({ start: seg.start, end: seg.end, text: tomlString(to) });
+      // The key segment that names the entry (the path's third), when this statement writes it.
+      const base = (s.names?.length ?? 0) - s.keys.length;
+      const seg = s.keys[2 - base];
+      if (seg && base <= 2) edits.push({ start: seg.start, end: seg.end, text: tomlString(to) });
     }
   }
   let appended = '';
   if (projectEdit === 'value' || projectEdit === 'under-header') {
     const dir = opts.trustProject!;
-    const isProject = (s: Statement) => s.path[0] === 'projects' && s.path[1] === dir && !s.path.includes(ARRAY_ITEM);
-    const pair = statements.find((s) => s.kind === 'kv' && isProject(s) && s.path.length === 3 && s.path[2] === 'trust_level');
-    const header = statements.find((s) => s.kind === 'table' && isProject(s) && s.path.length === 2);
+    const isProject = ({ names }: { names: string[] | undefined }) => names?.[0] === 'projects' && names[1] === dir;
+    const pair = statements.find((s) => s.kind === 'pair' && isProject(s) && s.names?.length === 3 && s.names[2] === 'trust_level');
+    const header = statements.find((s) => s.kind === 'table' && isProject(s) && s.names?.length === 2);
     if (projectEdit === 'value' && pair?.valueStart !== undefined) edits.push({ start: pair.valueStart, end: pair.valueEnd!, text: '"trusted"' });
     else if (projectEdit === 'under-header' && header) edits.push({ start: header.lineEnd, end: header.lineEnd, text: `trust_level = "trusted"${eol}` });
     else appended += projectTrustText(dir, eol); // verification below refuses when this is not valid

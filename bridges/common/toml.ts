@@ -1,8 +1,10 @@
 /**
  * TOML text for the agents that keep configuration in TOML (Codex's config.toml, Gemini CLI's
- * policy files): smol-toml reads the values (its errors carry a line and column), and a small
- * scanner over the same, already valid, text finds where each key, table header and array element
- * is written. `tomlTree` joins the two into the shared value tree (tree.ts).
+ * policy files): smol-toml reads the values (its errors carry a line and column), and one small
+ * scanner over the same, already valid, text finds where everything is written: each key, table
+ * header and array element (`tomlPlaces`, which `tomlTree` joins with the values into the shared
+ * value tree, tree.ts), and each statement with its lines and its value (`tomlStatements`, for
+ * edits that change a few statements and keep every other byte).
  *
  * How integers are read is the caller's, as it is each agent's: as bigints, so `1` and `1.0` stay
  * apart and no integer loses digits, or as smol-toml reads them by default (JavaScript numbers,
@@ -51,7 +53,7 @@ export function readToml(text: string, src: SpanSource, opts: { integersAsBigInt
 /** Where each value of `text` (TOML that smol-toml read) is written, by JSON pointer; empty when the scanner gives up. */
 export function tomlPlaces(text: string): Map<string, Place> {
   try {
-    return scanToml(text);
+    return scanToml(text).places;
   } catch {
     // Positions are a nicety: without them, diagnostics fall back to a place known to be right.
     return new Map();
@@ -123,12 +125,62 @@ function dateText(d: Date): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Position scanner. It runs only on text smol-toml accepted, so it can assume valid TOML.
+// The scanner: one pass over text smol-toml accepted, so it can assume valid TOML. On anything
+// else it may give up, with an Error, but it ends.
 
 const BARE_KEY = /[A-Za-z0-9_-]/;
 
-export function scanToml(text: string): Map<string, Place> {
+/** One segment of a key as written: its value (quotes and escapes undone) and where it is written. */
+export interface TomlKeySegment {
+  value: string;
+  start: number;
+  end: number;
+}
+
+/** One statement of a TOML document: a table header, an array-of-tables header or a key/value pair. */
+export interface TomlStatement {
+  kind: 'table' | 'array-table' | 'pair';
+  /** The table a pair is written in (its path, as in `path`); empty for headers. */
+  table: (string | number)[];
+  /** The header's or the pair's key segments. */
+  keys: TomlKeySegment[];
+  /**
+   * What the statement defines, from the root: a pair's `table` then its keys' values; a header's
+   * keys' values, each array of tables on the way followed by the index of its last element. A
+   * `[[…]]` header's path is its array's; the element it opens is the `table` of the pairs under it.
+   */
+  path: (string | number)[];
+  /** The header, or the pair from its key to the end of its value. */
+  start: number;
+  end: number;
+  /** Start of the line the statement starts on; just past the newline of the line it ends on (or the end of the text). */
+  lineStart: number;
+  lineEnd: number;
+  /** A pair's value as written. */
+  valueStart?: number;
+  valueEnd?: number;
+}
+
+export interface TomlScan {
+  /** Where each value is written, by JSON pointer (the first place that defines it). */
+  places: Map<string, Place>;
+  /** The document's statements, in order. */
+  statements: TomlStatement[];
+}
+
+/** The statements of `text` (TOML that smol-toml read); empty when the scanner gives up. */
+export function tomlStatements(text: string): TomlStatement[] {
+  try {
+    return scanToml(text).statements;
+  } catch {
+    return [];
+  }
+}
+
+/** Scans `text` (TOML that smol-toml read) for its places and statements. Throws an Error on what it does not understand. */
+export function scanToml(text: string): TomlScan {
   const places = new Map<string, Place>();
+  const statements: TomlStatement[] = [];
   /** Last element index of every array of tables, by resolved pointer. */
   const tableArrays = new Map<string, number>();
   let pos = 0;
@@ -141,62 +193,74 @@ export function scanToml(text: string): Map<string, Place> {
   };
 
   const skipSpace = () => {
-    while (pos < text.length && (text[pos] === ' ' || text[pos] === '\t')) pos++;
+    while (text[pos] === ' ' || text[pos] === '\t') pos++;
   };
-  const skipSpaceNewlinesComments = () => {
+  /** Spaces, newlines and comments. */
+  const skipBlanks = () => {
     for (;;) {
       skipSpace();
-      if (text[pos] === '#') {
-        while (pos < text.length && text[pos] !== '\n') pos++;
-      } else if (text[pos] === '\n' || text[pos] === '\r') {
-        pos++;
-      } else {
-        return;
-      }
+      if (text[pos] === '#') while (pos < text.length && text[pos] !== '\n') pos++;
+      else if (text[pos] === '\n' || text[pos] === '\r') pos++;
+      else return;
     }
   };
-
-  const readKey = (): { segs: string[]; start: number; end: number } => {
-    const segs: string[] = [];
+  /** The rest of a statement's line: spaces, a comment, the newline. Returns the end of the line. */
+  const endOfLine = (): number => {
     skipSpace();
-    const start = pos;
-    let end = pos;
+    if (text[pos] === '#') while (pos < text.length && text[pos] !== '\n') pos++;
+    if (text[pos] === '\r') pos++;
+    if (pos < text.length) {
+      if (text[pos] !== '\n') throw new Error('newline expected');
+      pos++;
+    }
+    return pos;
+  };
+
+  /** Just past the string that opens at `pos`: basic or literal, or (`multiline`, for values) their multi-line forms. */
+  const stringEnd = (multiline: boolean): number => {
+    const quote = text[pos]!;
+    if (multiline && text.startsWith(quote.repeat(3), pos)) {
+      const end = multilineStringEnd(text, pos, quote);
+      if (end === undefined) throw new Error('unterminated string');
+      return end;
+    }
+    for (let i = pos + 1; i < text.length; i++) {
+      if (text[i] === quote) return i + 1;
+      if (text[i] === '\\' && quote === '"') i++;
+      else if (text[i] === '\n') break;
+    }
+    throw new Error('unterminated string');
+  };
+
+  const readKey = (): TomlKeySegment[] => {
+    const keys: TomlKeySegment[] = [];
     for (;;) {
       skipSpace();
+      const start = pos;
       const c = text[pos];
-      if (c === '"') {
-        const s = pos;
-        pos = endOfBasic(text, pos);
-        segs.push(decodeBasic(text.slice(s + 1, pos - 1)));
-      } else if (c === "'") {
-        const close = text.indexOf("'", pos + 1);
-        const e = close < 0 ? text.length : close;
-        segs.push(text.slice(pos + 1, e));
-        pos = e + 1;
+      if (c === '"' || c === "'") {
+        pos = stringEnd(false);
+        const body = text.slice(start + 1, pos - 1);
+        keys.push({ value: c === '"' ? decodeBasic(body) : body, start, end: pos });
       } else {
-        const s = pos;
         while (pos < text.length && BARE_KEY.test(text[pos]!)) pos++;
-        if (pos === s) throw new Error('key expected');
-        segs.push(text.slice(s, pos));
+        if (pos === start) throw new Error('key expected');
+        keys.push({ value: text.slice(start, pos), start, end: pos });
       }
-      end = pos;
       skipSpace();
-      if (text[pos] === '.') {
-        pos++;
-        continue;
-      }
-      return { segs, start, end };
+      if (text[pos] !== '.') return keys;
+      pos++;
     }
   };
 
-  const resolve = (segs: string[], forTableArray: boolean): (string | number)[] => {
+  /** Resolves a header's key: every array of tables on the way stands for its last element (but the one `[[…]]` names). */
+  const resolve = (names: string[], forTableArray: boolean): (string | number)[] => {
     const out: (string | number)[] = [];
-    segs.forEach((s, i) => {
+    names.forEach((s, i) => {
       out.push(s);
-      const last = i === segs.length - 1;
-      if (forTableArray && last) return;
-      const idx = tableArrays.get(ptr(out));
-      if (idx !== undefined) out.push(idx);
+      if (forTableArray && i === names.length - 1) return;
+      const index = tableArrays.get(ptr(out));
+      if (index !== undefined) out.push(index);
     });
     return out;
   };
@@ -205,120 +269,91 @@ export function scanToml(text: string): Map<string, Place> {
     if (depth > MAX_TOML_DEPTH + 1) throw new Error('too deep');
     const start = pos;
     const c = text[pos];
-    if (text.startsWith('"""', pos)) {
-      pos = endOfMultiline(text, pos, '"');
-    } else if (text.startsWith("'''", pos)) {
-      pos = endOfMultiline(text, pos, "'");
-    } else if (c === '"') {
-      pos = endOfBasic(text, pos);
-    } else if (c === "'") {
-      const close = text.indexOf("'", pos + 1);
-      pos = close < 0 ? text.length : close + 1;
-    } else if (c === '[') {
+    if (c === '"' || c === "'") {
+      pos = stringEnd(true);
+    } else if (c === '[' || c === '{') {
+      const close = c === '[' ? ']' : '}';
       pos++;
-      let index = 0;
-      for (;;) {
-        skipSpaceNewlinesComments();
-        if (pos >= text.length || text[pos] === ']') {
-          pos++;
-          break;
+      for (let index = 0; ; index++) {
+        skipBlanks();
+        if (text[pos] === close) break;
+        if (close === ']') {
+          const elementPath = [...path, index];
+          record(elementPath, readValue(elementPath, depth + 1));
+        } else {
+          readPair(path, depth + 1);
         }
-        const elementPath = [...path, index];
-        const before = pos;
-        const v = readValue(elementPath, depth + 1);
-        record(elementPath, { start: v.start, end: v.end });
-        skipSpaceNewlinesComments();
+        skipBlanks();
         if (text[pos] === ',') pos++;
-        else if (pos === before) throw new Error('unexpected character in an array');
-        index++;
+        else if (text[pos] !== close) throw new Error(`\`,\` or \`${close}\` expected`);
       }
-    } else if (c === '{') {
       pos++;
-      for (;;) {
-        skipSpaceNewlinesComments();
-        if (pos >= text.length || text[pos] === '}') {
-          pos++;
-          break;
-        }
-        if (text[pos] === ',') {
-          pos++;
-          continue;
-        }
-        const before = pos;
-        readKeyValue(path, depth + 1);
-        if (pos === before) throw new Error('unexpected character in an inline table');
-      }
     } else {
       while (pos < text.length && !',]}#\n\r'.includes(text[pos]!)) pos++;
-      let end = pos;
-      while (end > start && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
-      return { start, end };
+      while (pos > start && (text[pos - 1] === ' ' || text[pos - 1] === '\t')) pos--;
+      if (pos === start) throw new Error('value expected');
     }
     return { start, end: pos };
   };
 
-  const readKeyValue = (base: (string | number)[], depth: number) => {
-    const key = readKey();
-    skipSpace();
+  const readPair = (base: (string | number)[], depth: number) => {
+    const keys = readKey();
     if (text[pos] !== '=') throw new Error('`=` expected');
     pos++;
     skipSpace();
-    const path = [...base, ...key.segs];
+    const path = [...base, ...keys.map((k) => k.value)];
+    const keyStart = keys[0]!.start;
+    const keyEnd = keys[keys.length - 1]!.end;
     // Dotted keys create the intermediate tables where the key is written.
-    for (let i = 1; i < key.segs.length; i++) record([...base, ...key.segs.slice(0, i)], { start: key.start, end: key.end });
-    const v = readValue(path, depth);
-    record(path, { keyStart: key.start, keyEnd: key.end, start: v.start, end: v.end });
+    for (let i = 1; i < keys.length; i++) record(path.slice(0, base.length + i), { start: keyStart, end: keyEnd });
+    const value = readValue(path, depth);
+    record(path, { keyStart, keyEnd, start: value.start, end: value.end });
+    return { keys, path, value };
   };
 
   for (;;) {
-    skipSpaceNewlinesComments();
+    skipBlanks();
     if (pos >= text.length) break;
+    const start = pos;
+    const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
     if (text[pos] === '[') {
-      const headerStart = pos;
       const isArray = text[pos + 1] === '[';
       pos += isArray ? 2 : 1;
-      const key = readKey();
-      skipSpace();
-      pos += isArray ? 2 : 1;
-      const place = { start: headerStart, end: pos };
+      const keys = readKey();
+      const close = isArray ? ']]' : ']';
+      if (!text.startsWith(close, pos)) throw new Error('`]` expected');
+      pos += close.length;
+      const place = { start, end: pos };
+      const names = keys.map((k) => k.value);
+      let path: (string | number)[];
       if (isArray) {
-        const arrayPath = resolve(key.segs, true);
-        const arrayPointer = ptr(arrayPath);
+        path = resolve(names, true);
+        const arrayPointer = ptr(path);
         const index = (tableArrays.get(arrayPointer) ?? -1) + 1;
         tableArrays.set(arrayPointer, index);
-        record(arrayPath, place);
-        table = [...arrayPath, index];
+        record(path, place);
+        table = [...path, index];
       } else {
-        table = resolve(key.segs, false);
+        path = table = resolve(names, false);
       }
       for (let i = 1; i < table.length; i++) record(table.slice(0, i), place);
       record(table, place);
+      const end = pos;
+      statements.push({ kind: isArray ? 'array-table' : 'table', table: [], keys, path, start, end, lineStart, lineEnd: endOfLine() });
       continue;
     }
-    const before = pos;
-    readKeyValue(table, 0);
-    if (pos === before) throw new Error('unexpected character');
+    const base = table;
+    const { keys, path, value } = readPair(base, 0);
+    statements.push({ kind: 'pair', table: base, keys, path, start, end: value.end, lineStart, lineEnd: endOfLine(), valueStart: value.start, valueEnd: value.end });
   }
-  return places;
-}
-
-/** Just past the closing quote of the basic string that opens at `start`. */
-function endOfBasic(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === '"') return i + 1;
-    else if (c === '\n') return i;
-  }
-  return text.length;
+  return { places, statements };
 }
 
 /**
  * Just past the closing delimiter of the multi-line string (`"""` or `'''`) that opens at `start`;
- * up to two extra quotes belong to it. Undefined when it is not closed. Codex's config editing
- * (codex/install.ts) scans strings with it too.
+ * up to two extra quotes belong to it. Undefined when it is not closed.
  */
-export function multilineStringEnd(text: string, start: number, quote: string): number | undefined {
+function multilineStringEnd(text: string, start: number, quote: string): number | undefined {
   const delim = quote.repeat(3);
   for (let i = start + 3; i < text.length; i++) {
     if (quote === '"' && text[i] === '\\') {
@@ -334,13 +369,8 @@ export function multilineStringEnd(text: string, start: number, quote: string): 
   return undefined;
 }
 
-/** `multilineStringEnd`, or the end of the text when the string is not closed. */
-function endOfMultiline(text: string, start: number, quote: string): number {
-  return multilineStringEnd(text, start, quote) ?? text.length;
-}
-
 /** The value of a TOML basic string's body (between the quotes). */
-export function decodeBasic(s: string): string {
+function decodeBasic(s: string): string {
   return s.replace(/\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|.)/g, (_m, e: string) => {
     switch (e[0]) {
       case 'b':
