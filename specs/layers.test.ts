@@ -36,7 +36,7 @@ function sources(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
 describe('layering', () => {
   for (const [folder, allowed] of Object.entries(MAY_IMPORT)) {
@@ -45,7 +45,7 @@ describe('layering', () => {
       for (const file of sources(folder)) {
         const text = readFileSync(join(root, file), 'utf8');
         for (const m of text.matchAll(IMPORT)) {
-          const spec = m[1] ?? m[2]!;
+          const spec = m[1] ?? m[2] ?? m[3]!;
           if (!spec.startsWith('.')) continue;
           const target = relative(root, resolve(root, dirname(file), spec));
           const top = target.split('/')[0]!;
@@ -67,7 +67,7 @@ describe('layering', () => {
       if (!AGENTS.includes(from) && from !== 'common') continue;
       const text = readFileSync(join(root, file), 'utf8');
       for (const m of text.matchAll(IMPORT)) {
-        const spec = m[1] ?? m[2]!;
+        const spec = m[1] ?? m[2] ?? m[3]!;
         if (!spec.startsWith('.')) continue;
         const target = relative(root, resolve(root, dirname(file), spec));
         const [top, to] = target.split('/');
@@ -87,7 +87,7 @@ describe('layering', () => {
       if (AGENTS.includes(from) || from === 'common' || LISTS.has(file) || file.endsWith('.test.ts')) continue;
       const text = readFileSync(join(root, file), 'utf8');
       for (const m of text.matchAll(IMPORT)) {
-        const spec = m[1] ?? m[2]!;
+        const spec = m[1] ?? m[2] ?? m[3]!;
         if (!spec.startsWith('.')) continue;
         const [top, to] = relative(root, resolve(root, dirname(file), spec)).split('/');
         if (top === 'bridges' && AGENTS.includes(to!)) problems.push(`${file}: imports ${spec} (ask the agent's part through bridges/agents.ts instead)`);
