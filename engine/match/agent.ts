@@ -16,7 +16,7 @@
  *   and then its aliases; one match is enough.
  */
 import type { HookDialect } from '../ir.js';
-import { checkRegex, compileRegex } from './regex.js';
+import { checkRegex, compileRegex } from '../regex/index.js';
 
 /** Longest value a matcher is tested against; longer values never match. */
 export const MAX_MATCHER_INPUT = 256;
