@@ -13,9 +13,11 @@
  *   1,000 rules, events per CPU-second of the process net of its fixed start-up.
  * - command hooks (bench/hooks.ts): the engine's overhead around 1, 10 and 50 matched hooks
  *   (a runner that answers after a fixed delay), and that they run at the same time.
+ * - regex engines (bench/regex.ts): re2js against re2-wasm, compile and test times over a mix of
+ *   policy regexes and texts up to 1 MiB; printed, no budget.
  *
  * Every budget counts towards the exit code. Flags: `--eval-only` (skip the process benchmarks:
- * cold start, serve, replay), `--sizes 100,1000` (evaluator sizes), `--phase-ms N` (time per
+ * cold start, serve, replay), `--regex-only` (only the regex engines), `--sizes 100,1000` (evaluator sizes), `--phase-ms N` (time per
  * measured phase, default 250), `--rounds N` (rounds per evaluator phase, default 3; the lowest
  * p50 counts), `--report-only` (print, exit 0 whatever the budgets).
  */
@@ -29,6 +31,7 @@ import '../bridges/hook.js';
 import { benchSize, BATCH, BENCH_SEAMS, fmtNs, fmtRate, ROUNDS, type SizeResult } from './eval.js';
 import { measureHookOverhead } from './hooks.js';
 import { measureReplay } from './replay.js';
+import { measureRegexBackends, regexBenchTable } from './regex.js';
 
 const root = resolve(__dirname, '..');
 const dist = join(root, 'dist');
@@ -247,6 +250,10 @@ async function main(): Promise<number> {
   const sizes = (flag('--sizes') ?? '100,1000,10000').split(',').map(Number);
   const phaseMs = Number(flag('--phase-ms') ?? 250);
   const rounds = Number(flag('--rounds') ?? ROUNDS);
+  if (process.argv.includes('--regex-only')) {
+    process.stdout.write(regexBenchTable(measureRegexBackends({ root })));
+    return 0;
+  }
   if (!evalOnly && !existsSync(join(dist, 'hook.cjs'))) {
     process.stderr.write('error: build first (`npm run build`)\n');
     return 2;
@@ -290,6 +297,8 @@ async function main(): Promise<number> {
     }
   }
   printTable(['rules', 'seam', 'indexed/s', 'p50', 'p99', 'reference/s', 'p50', 'p99', 'speed-up'], seamRows, 2);
+  process.stdout.write('\n');
+  process.stdout.write(regexBenchTable(measureRegexBackends({ root })));
   process.stdout.write('\n');
 
   rows.push(...evaluatorRows(results));

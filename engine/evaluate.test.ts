@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DECISION_RANK } from './algebra.js';
@@ -299,7 +300,8 @@ describe('input longer than regexes search', () => {
 
 describe('a regex the engine cannot run', () => {
   it('fails closed with a diagnostic instead of reading as no match', async () => {
-    const { RE2 } = (await import('re2-wasm')) as unknown as { RE2: { prototype: { test: (s: string) => boolean } } };
+    // the default regex engine, re2js, as the engine loads it (CommonJS)
+    const { RE2JS: RE2 } = createRequire(import.meta.url)('re2js') as { RE2JS: { prototype: { test: (s: string) => boolean } } };
     const p = policy(rule('pre-tool', 'deny', { tools: ['Bash'], when: { op: 'compare', cmp: 'matches', field: { name: 'command' }, value: { regex: 'x.*y', flags: '' } }, reason: 'no' }));
     expect(evaluateSync(p, bash('ls')).decision).toBe('none');
     const original = RE2.prototype.test;

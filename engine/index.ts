@@ -5,6 +5,7 @@ export * from './ir.js';
 export * from './events.js';
 export * from './shell/index.js';
 export * from './match/index.js';
+export * from './regex/index.js';
 export * from './tools.js';
 export * from './algebra.js';
 export { compilePolicy, type CompiledPolicy, type CompiledRule } from './compile.js';

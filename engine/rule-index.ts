@@ -18,8 +18,7 @@ import { keyWord, patternKeyWord, type PatternWord } from './shell/pattern.js';
 import { compileCommandPattern } from './shell/index.js';
 import { requiredDomainKey, requiredPathKey } from './match/index.js';
 import { asText } from './fields.js';
-import { LiteralScanner } from './match/literal-scanner.js';
-import { requiredLiteralOptions } from './match/regex-literals.js';
+import { LiteralScanner, requiredLiteralOptions } from './regex/index.js';
 
 export type Trigger =
   | { kind: 'word'; keys: string[] }

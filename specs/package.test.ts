@@ -6,7 +6,7 @@
  * prints what README says it prints; so does the example host of examples/host/ (copied in as it is),
  * which prints the transcript of decisions examples/host/transcript.jsonl holds. An ES module and a
  * CommonJS consumer see the same exports, and the dependencies the engine loads lazily (ajv,
- * re2-wasm) load in both builds. The tarball holds the CLI, hook and library bundles, the library's
+ * re2js) load in both builds. The tarball holds the CLI, hook and library bundles, the library's
  * types and LICENSE, and not the bench bundle.
  */
 import { execFileSync } from 'node:child_process';
@@ -75,7 +75,7 @@ const EXAMPLE_OUTPUT = ['ask', 'pushing needs a human', 'deny'];
 
 /**
  * One consumer of the exports, written once and compiled both as an ES module (.mts) and as
- * CommonJS (.cts): it lists the exports, validates an IR (ajv) and decides by a regex (re2-wasm).
+ * CommonJS (.cts): it lists the exports, validates an IR (ajv) and decides by a regex (re2js).
  */
 const SURFACE = `import * as lib from 'dshpolicy';
 

@@ -1,7 +1,8 @@
 /**
  * JavaScript regexes as Gemini CLI compiles them (`new RegExp(source)`: no flags, so Annex B syntax
- * and UTF-16 code units), read into a small tree and written again in RE2 syntax with the same
- * matches, or a reason why that cannot be done.
+ * and UTF-16 code units), read by regexpp (ES2025, not in unicode mode, as `new RegExp` reads
+ * them) into a small tree over the engine's character sets, and written again in RE2 syntax with
+ * the same matches, or a reason why that cannot be done.
  *
  * Differences handled: JavaScript's `\s` also matches `\v`, U+FEFF, U+2028, U+2029 and every
  * Unicode space separator, RE2's only ASCII spaces, so `\s` is written as a class; JavaScript's `.`
@@ -9,9 +10,11 @@
  * code unit, so an emoji is two atoms, while RE2 reads code points (see `re2Difference`). Lookarounds and
  * backreferences have no RE2 form; repetition counts above 1000 neither.
  */
+import type { AST, RegExpParser as RegExpParserClass } from '@eslint-community/regexpp';
+import { charSet, intersection, lazyRequire, negate, union, type CharSet } from '../../engine/index.js';
 
-/** Sorted, disjoint, inclusive code-unit ranges `[lo0, hi0, lo1, hi1, ...]`. */
-export type Units = number[];
+/** Sorted, disjoint, inclusive code-unit ranges `[lo0, hi0, lo1, hi1, ...]` (the engine's character sets, within the BMP). */
+export type Units = CharSet;
 
 export type Node =
   | { t: 'set'; units: Units }
@@ -21,45 +24,16 @@ export type Node =
   | { t: 'assert'; kind: '^' | '$' | 'b' | 'B' }
   | { t: 'bad'; why: string };
 
-const MAX_UNIT = 0xffff;
+/** Every UTF-16 code unit. */
+const ALL_UNITS: Units = [0, 0xffff];
 const SURROGATES: Units = [0xd800, 0xdfff];
 
-function norm(r: Units): Units {
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < r.length; i += 2) pairs.push([r[i]!, r[i + 1]!]);
-  pairs.sort((a, b) => a[0] - b[0]);
-  const out: Units = [];
-  for (const [lo, hi] of pairs) {
-    const n = out.length;
-    if (n > 0 && lo <= out[n - 1]! + 1) out[n - 1] = Math.max(out[n - 1]!, hi);
-    else out.push(lo, hi);
-  }
-  return out;
-}
-
-export function unionUnits(a: Units, b: Units): Units {
-  return norm([...a, ...b]);
-}
-
+/** The code units not in `a`. */
 export function negateUnits(a: Units): Units {
-  const out: Units = [];
-  let next = 0;
-  for (let i = 0; i < a.length; i += 2) {
-    if (a[i]! > next) out.push(next, a[i]! - 1);
-    next = a[i + 1]! + 1;
-  }
-  if (next <= MAX_UNIT) out.push(next, MAX_UNIT);
-  return out;
+  return intersection(negate(a), ALL_UNITS);
 }
 
-export function intersectUnits(a: Units, b: Units): Units {
-  return negateUnits(unionUnits(negateUnits(a), negateUnits(b)));
-}
-
-export function hasUnit(a: Units, u: number): boolean {
-  for (let i = 0; i < a.length; i += 2) if (u >= a[i]! && u <= a[i + 1]!) return true;
-  return false;
-}
+export const intersectUnits: (a: Units, b: Units) => Units = intersection;
 
 function sameUnits(a: Units, b: Units): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -69,255 +43,114 @@ const one = (c: number): Units => [c, c];
 const DIGIT: Units = [0x30, 0x39];
 const WORD: Units = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
 /** JavaScript's WhiteSpace and LineTerminator: what `\s` matches. */
-export const JS_SPACE: Units = norm([
+export const JS_SPACE: Units = charSet([
   0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f,
   0x3000, 0x3000, 0xfeff, 0xfeff,
 ]);
 /** What `.` matches without the `s` flag. */
-export const JS_DOT: Units = negateUnits(norm([0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029]));
+export const JS_DOT: Units = negateUnits(charSet([0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029]));
 
-// -------- parsing (the source is known to be accepted by `new RegExp`)
+// -------- reading (the source is known to be accepted by `new RegExp`)
 
-class Parser {
-  pos = 0;
-  constructor(
-    readonly src: string,
-    readonly groups: number,
-  ) {}
+let parser: RegExpParserClass | undefined;
 
-  parse(): Node {
-    const n = this.alternation();
-    if (this.pos < this.src.length) return { t: 'bad', why: `unexpected \`${this.src[this.pos]}\`` };
-    return n;
+/** regexpp's reader of ES2025 syntax, with Annex B, loaded at the first regex read. */
+function regexpParser(): RegExpParserClass {
+  if (parser === undefined) {
+    const { RegExpParser } = lazyRequire('@eslint-community/regexpp') as { RegExpParser: typeof RegExpParserClass };
+    parser = new RegExpParser({ ecmaVersion: 2025 });
   }
+  return parser;
+}
 
-  alternation(): Node {
-    const alts = [this.sequence()];
-    while (this.src[this.pos] === '|') {
-      this.pos++;
-      alts.push(this.sequence());
-    }
-    return alts.length === 1 ? alts[0]! : { t: 'alt', alts };
-  }
+const BACKREFERENCE = 'a backreference, which RE2 does not have';
 
-  sequence(): Node {
-    const items: Node[] = [];
-    while (this.pos < this.src.length && this.src[this.pos] !== '|' && this.src[this.pos] !== ')') {
-      const atom = this.atom();
-      items.push(this.quantified(atom));
-    }
-    return items.length === 1 ? items[0]! : { t: 'seq', items };
-  }
+function alternation(alternatives: readonly AST.Alternative[]): Node {
+  const alts = alternatives.map(sequence);
+  return alts.length === 1 ? alts[0]! : { t: 'alt', alts };
+}
 
-  quantified(atom: Node): Node {
-    const s = this.src;
-    let min: number;
-    let max: number;
-    const c = s[this.pos];
-    if (c === '*') [min, max] = [0, Infinity];
-    else if (c === '+') [min, max] = [1, Infinity];
-    else if (c === '?') [min, max] = [0, 1];
-    else if (c === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(this.pos));
-      if (!m) return atom;
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
-      this.pos += m[0].length - 1;
-    } else return atom;
-    this.pos++;
-    let lazy = false;
-    if (s[this.pos] === '?') {
-      lazy = true;
-      this.pos++;
-    }
-    if (atom.t === 'assert') return { t: 'bad', why: 'a quantified assertion' };
-    return { t: 'rep', body: atom, min, max, lazy };
-  }
+function sequence(alternative: AST.Alternative): Node {
+  const items = alternative.elements.map(element);
+  return items.length === 1 ? items[0]! : { t: 'seq', items };
+}
 
-  atom(): Node {
-    const s = this.src;
-    const c = s[this.pos]!;
-    this.pos++;
-    switch (c) {
-      case '^':
-        return { t: 'assert', kind: '^' };
-      case '$':
-        return { t: 'assert', kind: '$' };
-      case '.':
-        return { t: 'set', units: JS_DOT };
-      case '[':
-        return this.klass();
-      case '(':
-        return this.group();
-      case '\\':
-        return this.escape(false);
-      default:
-        return { t: 'set', units: one(c.charCodeAt(0)) };
-    }
-  }
+/** A group's body is a sequence or an alternation (a single item becomes a sequence of one). */
+function groupBody(alternatives: readonly AST.Alternative[]): Node {
+  const body = alternation(alternatives);
+  return body.t === 'seq' || body.t === 'alt' ? body : { t: 'seq', items: [body] };
+}
 
-  group(): Node {
-    const s = this.src;
-    if (s.startsWith('?=', this.pos) || s.startsWith('?!', this.pos) || s.startsWith('?<=', this.pos) || s.startsWith('?<!', this.pos)) {
-      this.skipGroup();
-      return { t: 'bad', why: 'a lookaround, which RE2 does not have' };
+function element(e: AST.Element): Node {
+  switch (e.type) {
+    case 'Quantifier': {
+      const body = element(e.element);
+      if (body.t === 'assert') return { t: 'bad', why: 'a quantified assertion' };
+      return { t: 'rep', body, min: e.min, max: e.max, lazy: !e.greedy };
     }
-    if (s.startsWith('?:', this.pos)) this.pos += 2;
-    else if (s.startsWith('?<', this.pos)) this.pos = s.indexOf('>', this.pos) + 1;
-    else if (s[this.pos] === '?') {
-      this.skipGroup();
-      return { t: 'bad', why: 'a group modifier' };
-    }
-    const body = this.alternation();
-    if (s[this.pos] === ')') this.pos++;
-    return body.t === 'seq' || body.t === 'alt' ? body : { t: 'seq', items: [body] };
-  }
-
-  skipGroup(): void {
-    let depth = 1;
-    while (this.pos < this.src.length && depth > 0) {
-      const c = this.src[this.pos++];
-      if (c === '\\') this.pos++;
-      else if (c === '[') {
-        while (this.pos < this.src.length && this.src[this.pos] !== ']') {
-          if (this.src[this.pos] === '\\') this.pos++;
-          this.pos++;
-        }
-        this.pos++;
-      } else if (c === '(') depth++;
-      else if (c === ')') depth--;
-    }
-  }
-
-  /** After a backslash; `inClass`: inside `[...]`, where `\b` is a backspace. */
-  escape(inClass: boolean): Node {
-    const s = this.src;
-    const c = s[this.pos]!;
-    this.pos++;
-    switch (c) {
-      case 'd':
-        return { t: 'set', units: DIGIT };
-      case 'D':
-        return { t: 'set', units: negateUnits(DIGIT) };
-      case 'w':
-        return { t: 'set', units: WORD };
-      case 'W':
-        return { t: 'set', units: negateUnits(WORD) };
-      case 's':
-        return { t: 'set', units: JS_SPACE };
-      case 'S':
-        return { t: 'set', units: negateUnits(JS_SPACE) };
-      case 'b':
-        return inClass ? { t: 'set', units: one(8) } : { t: 'assert', kind: 'b' };
-      case 'B':
-        return inClass ? { t: 'set', units: one(0x42) } : { t: 'assert', kind: 'B' };
-      case 'n':
-        return { t: 'set', units: one(10) };
-      case 'r':
-        return { t: 'set', units: one(13) };
-      case 't':
-        return { t: 'set', units: one(9) };
-      case 'f':
-        return { t: 'set', units: one(12) };
-      case 'v':
-        return { t: 'set', units: one(11) };
-      case 'c': {
-        const l = s[this.pos];
-        if (l !== undefined && /[A-Za-z]/.test(l)) {
-          this.pos++;
-          return { t: 'set', units: one(l.charCodeAt(0) % 32) };
-        }
-        this.pos--;
-        return { t: 'set', units: one(0x5c) };
+    case 'Assertion':
+      switch (e.kind) {
+        case 'start':
+          return { t: 'assert', kind: '^' };
+        case 'end':
+          return { t: 'assert', kind: '$' };
+        case 'word':
+          return { t: 'assert', kind: e.negate ? 'B' : 'b' };
+        default:
+          return { t: 'bad', why: 'a lookaround, which RE2 does not have' };
       }
-      case 'x': {
-        const m = /^[0-9A-Fa-f]{2}/.exec(s.slice(this.pos));
-        if (!m) return { t: 'set', units: one(0x78) };
-        this.pos += 2;
-        return { t: 'set', units: one(parseInt(m[0], 16)) };
-      }
-      case 'u': {
-        const m = /^[0-9A-Fa-f]{4}/.exec(s.slice(this.pos));
-        if (!m) return { t: 'set', units: one(0x75) };
-        this.pos += 4;
-        return { t: 'set', units: one(parseInt(m[0], 16)) };
-      }
-      case 'k':
-        if (!inClass && /\(\?<(?![=!])/.test(s)) return { t: 'bad', why: 'a backreference, which RE2 does not have' };
-        return { t: 'set', units: one(0x6b) };
-      default:
-        if (c >= '0' && c <= '9') return this.digitEscape(c, inClass);
-        return { t: 'set', units: one(c.charCodeAt(0)) };
-    }
-  }
-
-  digitEscape(c: string, inClass: boolean): Node {
-    const s = this.src;
-    if (c === '0' && !/[0-9]/.test(s[this.pos] ?? '')) return { t: 'set', units: one(0) };
-    if (!inClass && c !== '0') {
-      const m = /^\d*/.exec(s.slice(this.pos))!;
-      if (Number(c + m[0]) <= this.groups) return { t: 'bad', why: 'a backreference, which RE2 does not have' };
-    }
-    if (c === '8' || c === '9') return { t: 'set', units: one(c.charCodeAt(0)) };
-    // Legacy octal: up to three octal digits, value at most 0o377.
-    let text = c;
-    while (text.length < 3 && /[0-7]/.test(s[this.pos] ?? '') && parseInt(text + s[this.pos], 8) <= 0o377) text += s[this.pos++];
-    return { t: 'set', units: one(parseInt(text, 8)) };
-  }
-
-  klass(): Node {
-    const s = this.src;
-    let negate = false;
-    if (s[this.pos] === '^') {
-      negate = true;
-      this.pos++;
-    }
-    let units: Units = [];
-    const classAtom = (): Units => {
-      const c = s[this.pos]!;
-      this.pos++;
-      if (c !== '\\') return one(c.charCodeAt(0));
-      const e = this.escape(true);
-      return e.t === 'set' ? e.units : [];
-    };
-    while (this.pos < s.length && s[this.pos] !== ']') {
-      const start = this.pos;
-      const a = classAtom();
-      const single = a.length === 2 && a[0] === a[1] && !(s[start] === '\\' && /[dDwWsS]/.test(s[start + 1] ?? ''));
-      if (s[this.pos] === '-' && s[this.pos + 1] !== ']' && this.pos + 1 < s.length) {
-        const save = this.pos;
-        this.pos++;
-        const bStart = this.pos;
-        const b = classAtom();
-        const bSingle = b.length === 2 && b[0] === b[1] && !(s[bStart] === '\\' && /[dDwWsS]/.test(s[bStart + 1] ?? ''));
-        if (single && bSingle) {
-          units = unionUnits(units, [a[0]!, b[0]!]);
-          continue;
-        }
-        // Annex B: a range with a class escape is the escape, `-` and the other atom.
-        this.pos = save + 1;
-        units = unionUnits(unionUnits(units, a), one(0x2d));
-        units = unionUnits(units, b);
-        continue;
-      }
-      units = unionUnits(units, a);
-    }
-    this.pos++;
-    return { t: 'set', units: negate ? negateUnits(units) : units };
+    case 'Group':
+      if (e.modifiers !== null) return { t: 'bad', why: 'a group modifier' };
+      return groupBody(e.alternatives);
+    case 'CapturingGroup':
+      return groupBody(e.alternatives);
+    case 'Backreference':
+      return { t: 'bad', why: BACKREFERENCE };
+    case 'Character':
+      return { t: 'set', units: one(e.value) };
+    case 'CharacterSet':
+      return { t: 'set', units: characterSet(e) };
+    case 'CharacterClass':
+      return { t: 'set', units: characterClass(e) };
+    case 'ExpressionCharacterClass':
+      return { t: 'bad', why: 'a class expression' };
   }
 }
 
-function countGroups(src: string): number {
-  let n = 0;
-  let inClass = false;
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(' && (src[i + 1] !== '?' || (src[i + 2] === '<' && src[i + 3] !== '=' && src[i + 3] !== '!'))) n++;
+function characterSet(e: AST.CharacterSet): Units {
+  switch (e.kind) {
+    case 'any':
+      return JS_DOT;
+    case 'digit':
+      return e.negate ? negateUnits(DIGIT) : DIGIT;
+    case 'word':
+      return e.negate ? negateUnits(WORD) : WORD;
+    case 'space':
+      return e.negate ? negateUnits(JS_SPACE) : JS_SPACE;
+    default:
+      // `\p{...}` exists only with the `u` or `v` flag, which Gemini CLI does not give
+      return [];
   }
-  return n;
+}
+
+function characterClass(e: AST.CharacterClass): Units {
+  let units: Units = [];
+  for (const item of e.elements) {
+    switch (item.type) {
+      case 'Character':
+        units = union(units, one(item.value));
+        break;
+      case 'CharacterClassRange':
+        units = union(units, [item.min.value, item.max.value]);
+        break;
+      case 'CharacterSet':
+        units = union(units, characterSet(item));
+        break;
+      default:
+        break;
+    }
+  }
+  return e.negate ? negateUnits(units) : units;
 }
 
 export type JsRegexCheck = { ok: true } | { ok: false; message: string };
@@ -341,9 +174,13 @@ export function isSafeForGemini(source: string): boolean {
   return !/\([^)]*[*+?{].*\)[*+?{]/.test(source);
 }
 
-/** Reads a source `new RegExp` accepts. */
+/** Reads a source `new RegExp` accepts, as it reads it: no flags, so Annex B syntax and UTF-16 code units. */
 export function parseJsRegex(source: string): Node {
-  return new Parser(source, countGroups(source)).parse();
+  try {
+    return alternation(regexpParser().parsePattern(source, 0, source.length, { unicode: false }).alternatives);
+  } catch (err) {
+    return { t: 'bad', why: `not read as JavaScript: ${(err instanceof Error ? err.message : String(err)).toLowerCase()}` };
+  }
 }
 
 // -------- analyses
@@ -429,9 +266,9 @@ export function consumable(n: Node): Units {
     case 'set':
       return n.units;
     case 'seq':
-      return n.items.reduce<Units>((acc, i) => unionUnits(acc, consumable(i)), []);
+      return n.items.reduce<Units>((acc, i) => union(acc, consumable(i)), []);
     case 'alt':
-      return n.alts.reduce<Units>((acc, a) => unionUnits(acc, consumable(a)), []);
+      return n.alts.reduce<Units>((acc, a) => union(acc, consumable(a)), []);
     case 'rep':
       return n.max === 0 ? [] : consumable(n.body);
     default:
@@ -531,12 +368,12 @@ export function staysInMember(n: Node): boolean {
     }
   };
   for (const l of [0, 1, 2]) push(nfa.start, l);
-  const STRUCT: Units = norm([0x2c, 0x2c, 0x7b, 0x7b, 0x7d, 0x7d]);
+  const STRUCT: Units = charSet([0x2c, 0x2c, 0x7b, 0x7b, 0x7d, 0x7d]);
   const QUOTE = one(0x22);
   const BACKSLASH = one(0x5c);
   // Outside strings, compact JSON holds only brackets, `:`, numbers and `true`, `false`, `null`.
-  const OUTSIDE = norm([...unitsOf('[]:+-.0123456789eEtrufalsn')]);
-  const ESCAPED = norm([...unitsOf('"\\/bfnrtu')]);
+  const OUTSIDE = charSet([...unitsOf('[]:+-.0123456789eEtrufalsn')]);
+  const ESCAPED = charSet([...unitsOf('"\\/bfnrtu')]);
   while (work.length > 0) {
     const [s, l] = work.pop()!;
     for (const e of nfa.edges[s] ?? []) {
@@ -553,15 +390,15 @@ export function staysInMember(n: Node): boolean {
       } else if (l === 1) {
         if (has(QUOTE)) push(e.to, 0);
         if (has(BACKSLASH)) push(e.to, 2);
-        if (has(negateUnits(unionUnits(QUOTE, BACKSLASH)))) push(e.to, 1);
+        if (has(negateUnits(union(QUOTE, BACKSLASH)))) push(e.to, 1);
       } else if (has(ESCAPED)) push(e.to, 1);
     }
   }
   return true;
 }
 
-function unitsOf(chars: string): Units {
-  const out: Units = [];
+function unitsOf(chars: string): number[] {
+  const out: number[] = [];
   for (let i = 0; i < chars.length; i++) out.push(chars.charCodeAt(i), chars.charCodeAt(i));
   return out;
 }

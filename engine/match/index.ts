@@ -4,7 +4,7 @@
  * Nothing here throws, whatever the input, and every matcher runs in time linear in the tested
  * value (globs are simulated as automata, never turned into backtracking regexes; regexes use RE2).
  * The exact semantics of each kind are documented in glob.ts (tools), path.ts, url.ts (URLs and
- * domains) and regex.ts.
+ * domains) and engine/regex/regex.ts.
  */
 import { checkToolGlob } from './glob.js';
 import { checkPathGlob } from './path.js';
@@ -24,7 +24,7 @@ export {
   type DomainMatcher,
   type UrlMatcher,
 } from './url.js';
-export { checkRegex, compileRegex, regexFailures, regexMatches, MAX_REGEX_INPUT } from './regex.js';
+export { checkRegex, compileRegex, regexFailures, regexMatches, MAX_REGEX_INPUT } from '../regex/index.js';
 
 /** Validates a glob of the given kind; null when it is fine. */
 export function checkGlob(glob: string, kind: GlobKind): MatchError | null {

@@ -131,6 +131,17 @@ describe('parseRegex: what RE2 parses', () => {
 
   it('reads named and capturing groups', () => {
     expect(parse('(?P<a>x)(?<b>y)(z)')).toMatchObject({ kind: 'concat', items: [{ kind: 'group' }, { kind: 'group' }, { kind: 'group' }] });
+    const node = parse('(?P<a>x)(?<b>y)(z)');
+    expect(node.kind === 'concat' && node.items.map((g) => (g.kind === 'group' ? (g.name ?? null) : g.kind))).toEqual(['a', 'b', null]);
+  });
+
+  it('gives each set and assertion its span in the source, through re2-wasm\'s rewrites', () => {
+    const source = 'a/\\u0041[(?<]\\b\\Qx/\\E$';
+    const result = parseRegex(source, 'm');
+    if (!result.ok) throw new Error(result.why);
+    const texts = [...result.spans.values()].map(({ start, end }) => source.slice(start, end));
+    // re2-wasm escapes the `/` inside `\\Q...\\E` too, where RE2 reads `\\/` as two characters
+    expect(texts.sort()).toEqual(['$', '/', '/', '/', '[(?<]', '\\b', '\\u0041', 'a', 'x'].sort());
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Sets of Unicode code points, as sorted lists of disjoint, non-adjacent inclusive ranges stored
- * flat: `[lo0, hi0, lo1, hi1, ...]`. Used to analyse regexes (see regex-parse.ts).
+ * flat: `[lo0, hi0, lo1, hi1, ...]`. Used to analyse regexes (see regex-parse.ts), and by the
+ * Gemini bridge for the UTF-16 code units of JavaScript regexes.
  */
 
 export type CharSet = readonly number[];
@@ -48,6 +49,21 @@ export function negate(a: CharSet): CharSet {
     next = a[i + 1]! + 1;
   }
   if (next <= MAX_CODE_POINT) out.push(next, MAX_CODE_POINT);
+  return out;
+}
+
+/** The code points in both sets. */
+export function intersection(a: CharSet, b: CharSet): CharSet {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const lo = Math.max(a[i]!, b[j]!);
+    const hi = Math.min(a[i + 1]!, b[j + 1]!);
+    if (lo <= hi) out.push(lo, hi);
+    if (a[i + 1]! < b[j + 1]!) i += 2;
+    else j += 2;
+  }
   return out;
 }
 

@@ -4,8 +4,9 @@
  * literals (literal-scanner.ts) can answer "no match" without running the regex.
  *
  * Literals never contain surrogates (astral characters split them), so the argument also holds for
- * texts with unpaired surrogates, which re2-wasm's UTF-8 conversion garbles: a garbled unit only
- * ever merges with its neighbour into one astral character, leaving the other characters intact.
+ * texts with unpaired surrogates, with either engine: re2js reads such a unit as a character of
+ * its own, and re2-wasm's UTF-8 conversion only ever merges it with its neighbour into one astral
+ * character, leaving the other characters intact.
  */
 import { members, type CharSet } from './regex-charset.js';
 import { parseRegex, type RegexNode } from './regex-parse.js';

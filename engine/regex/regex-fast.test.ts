@@ -63,13 +63,13 @@ describe('which regexes take the JavaScript fast path', () => {
     expect(regexPlan('a(', '')).toEqual({ fast: false, literals: null, folded: false, why: 'invalid regex' });
   });
 
-  it('leaves `\\B` in an empty-matching pattern to RE2, which may match inside a UTF-8 sequence', () => {
+  it('leaves `\\B` in an empty-matching pattern to the engine, since RE2 may match inside a UTF-8 sequence', () => {
     expect(re2('\\B', '', 'a\u00e9b')).toBe(true);
     expect(/\B/u.test('a\u00e9b')).toBe(false);
     expect(isFast('\\B')).toBe(false);
     expect(isFast('x?\\B')).toBe(false);
     expect(isFast('x\\B')).toBe(true);
-    expect(compileRegex('\\B', '').test('a\u00e9b')).toBe(true);
+    // the engine's own answer: RE2's in backend-re2wasm.test.ts, re2js's in backend-re2js.test.ts
   });
 });
 
@@ -117,15 +117,6 @@ describe('the JavaScript translation keeps RE2 semantics', () => {
   it('most of these are on the fast path', () => {
     const fast = cases.filter(([source, flags]) => isFast(source, flags));
     expect(fast.length).toBeGreaterThan(cases.length * 0.8);
-  });
-
-  it('gives texts with unpaired surrogates to RE2, whose UTF-8 conversion garbles them', () => {
-    // re2-wasm encodes a lone surrogate together with the next code unit, swallowing the `a`
-    expect(isFast('ab')).toBe(true);
-    expect(/ab/u.test('\ud800ab')).toBe(true);
-    expect(compileRegex('ab', '').test('\ud800ab')).toBe(re2('ab', '', '\ud800ab'));
-    expect(compileRegex('ab', '').test('\ud800ab')).toBe(false);
-    expect(compileRegex('ab', '').test('\ud800xab')).toBe(true);
   });
 
   it('tests the same first MAX_REGEX_INPUT code units', () => {

@@ -1,15 +1,18 @@
 /**
- * A parser for the RE2 syntax that regex.ts hands to re2-wasm, producing a small syntax tree for
- * analysis (required literals, a JavaScript translation). It follows RE2's parser (re2/parse.cc)
- * for what it accepts and reports anything else as not analysable; it never throws.
+ * The one syntax tree of RE2 patterns, as regex.ts compiles them: a parser producing a small tree
+ * for the analyses (required literals, a JavaScript translation, whether a regex can match at
+ * all). It follows RE2's parser (re2/parse.cc) for what it accepts and reports anything else as
+ * not analysable; it never throws.
  *
  * re2-wasm rewrites a pattern before RE2 parses it (`/` is escaped, `\uXXXX` and `\u{...}` become
  * `\x{...}`, `\cX` becomes `\xNN`, `(?<` becomes `(?P<`, even inside a class, and flag `m` becomes a
- * leading `(?m)`); `re2WasmPattern` repeats that rewrite and the parser reads its output, so the
- * tree describes what RE2 actually runs.
+ * leading `(?m)`); `re2WasmPattern` repeats that rewrite, the re2js backend compiles its output
+ * (re2-wasm makes it itself), and the parser reads it, so the tree describes what the engine runs.
+ * Each character set and assertion of the tree has its span in the pattern as written (`spans`).
  *
  * Character sets are exact except where marked `null` (Unicode classes such as `\pL`, and non-ASCII
- * characters under case folding, whose folding orbits are not tabulated here).
+ * characters under case folding, whose folding orbits are not tabulated here); those carry a
+ * superset (`hull`) instead.
  */
 import {
   ALL_CHARS,
@@ -26,15 +29,24 @@ import {
 export type AssertKind = 'beginText' | 'endText' | 'beginLine' | 'endLine' | 'wordBoundary' | 'notWordBoundary';
 
 export type RegexNode =
-  /** One code point from `set`; `set` is null when the parser does not spell the class out. */
-  | { readonly kind: 'chars'; readonly set: CharSet | null }
+  /**
+   * One code point from `set`; `set` is null when the parser does not spell the class out, and
+   * `hull` is then a superset of it (every character, when nothing better is known).
+   */
+  | { readonly kind: 'chars'; readonly set: CharSet | null; readonly hull?: CharSet }
   | { readonly kind: 'assert'; readonly assert: AssertKind }
   | { readonly kind: 'concat'; readonly items: readonly RegexNode[] }
   | { readonly kind: 'alt'; readonly alts: readonly RegexNode[] }
   /** `max` is Infinity for an unbounded repetition. Greediness does not change whether a match exists. */
   | { readonly kind: 'repeat'; readonly min: number; readonly max: number; readonly item: RegexNode }
-  /** A capturing or non-capturing group. */
-  | { readonly kind: 'group'; readonly item: RegexNode };
+  /** A capturing or non-capturing group; `name` for a named one. */
+  | { readonly kind: 'group'; readonly item: RegexNode; readonly name?: string };
+
+/** Where a node is in the pattern as written: code units `start` (inclusive) to `end` (exclusive). */
+export interface SourceSpan {
+  readonly start: number;
+  readonly end: number;
+}
 
 export type ParseResult =
   | {
@@ -42,8 +54,16 @@ export type ParseResult =
       readonly node: RegexNode;
       /** Whether case folding widened any character set (the pattern is at least partly case-insensitive). */
       readonly foldUsed: boolean;
+      /** The span of every `chars` and `assert` node in the source (a rewritten escape spans all of it). */
+      readonly spans: ReadonlyMap<RegexNode, SourceSpan>;
     }
   | { readonly ok: false; readonly why: string };
+
+/**
+ * A superset of what a character outside ASCII matches under case folding: its orbit holds
+ * characters outside ASCII and perhaps ASCII letters (U+212A folds with k, U+017F with s).
+ */
+const FOLD_HULL: CharSet = charSet([0x41, 0x5a, 0x61, 0x7a, 0x80, 0x10ffff]);
 
 /** Groups may nest this deep; deeper patterns are not analysed. */
 const MAX_DEPTH = 100;
@@ -91,50 +111,96 @@ function isHexadecimal(char: string): boolean {
 
 /** The pattern RE2 receives from re2-wasm for `new RE2(source, flags)`, with `m` in flags or not. */
 export function re2WasmPattern(source: string, multiline: boolean): string {
+  return rewrite(source, multiline, false).pattern;
+}
+
+/**
+ * re2-wasm's rewrite, and where each code unit of its output comes from: `from[j]` to `to[j]`
+ * (exclusive) in the source is the piece that became code unit `j` (empty for what re2-wasm adds).
+ */
+function rewrite(source: string, multiline: boolean, track = true): { pattern: string; from: Int32Array; to: Int32Array } {
   let pattern = source === '' ? '(?:)' : source;
-  pattern = pattern.replace(/(^|[^\\])((?:\\\\)*)\//g, '$1$2\\/');
+  // An unescaped `/` gets a backslash, which comes from the `/`.
+  const slashes: number[] = [];
+  pattern = pattern.replace(/(^|[^\\])((?:\\\\)*)\//g, (_all: string, lead: string, pairs: string, at: number) => {
+    if (track) slashes.push(at + lead.length + pairs.length);
+    return `${lead}${pairs}\\/`;
+  });
+  const midFrom: number[] = [];
+  for (let i = 0, k = 0; track && i < (source === '' ? 0 : source.length); i++) {
+    if (slashes[k] === i) {
+      midFrom.push(i);
+      k++;
+    }
+    midFrom.push(i);
+  }
+  const origin = (i: number): number => (source === '' ? 0 : midFrom[i]!);
   const out: string[] = [];
-  if (multiline) out.push('(?m)');
+  const from: number[] = [];
+  const to: number[] = [];
+  /** Appends `text`, made from the code units `i` to `j` (exclusive) of the escaped pattern. */
+  const emit = (i: number, j: number, ...text: string[]): void => {
+    if (!track) {
+      out.push(...text);
+      return;
+    }
+    const a = origin(i);
+    const b = source === '' ? 0 : origin(j - 1) + 1;
+    for (const t of text) {
+      out.push(t);
+      for (let n = 0; n < t.length; n++) {
+        from.push(a);
+        to.push(b);
+      }
+    }
+  };
+  if (multiline) {
+    out.push('(?m)');
+    if (track) {
+      from.push(0, 0, 0, 0);
+      to.push(0, 0, 0, 0);
+    }
+  }
   for (let i = 0; i < pattern.length; ) {
     const ch = pattern[i]!;
     if (ch === '\\' && i + 1 < pattern.length) {
       const next = pattern[i + 1]!;
       if (next === '\\') {
-        out.push('\\\\');
+        emit(i, i + 2, '\\\\');
         i += 2;
       } else if (next === 'c') {
         if (i + 2 < pattern.length) {
           const alphaIndex = ALPHA_UPPER.indexOf(pattern[i + 2]!) + 1;
-          out.push('\\x', HEX[Math.floor(alphaIndex / 16)]!, HEX[alphaIndex % 16]!);
+          emit(i, i + 3, '\\x', HEX[Math.floor(alphaIndex / 16)]!, HEX[alphaIndex % 16]!);
           i += 3;
         } else {
-          out.push('\\c');
+          emit(i, i + 2, '\\c');
           i += 2;
         }
       } else if (next === 'u' && i + 2 < pattern.length && isHexadecimal(pattern[i + 2]!)) {
-        out.push('\\x{', pattern[i + 2]!);
-        i += 3;
-        for (let j = 0; j < 3 && i < pattern.length && isHexadecimal(pattern[i]!); i++, j++) out.push(pattern[i]!);
-        out.push('}');
+        let j = i + 3;
+        while (j < i + 6 && j < pattern.length && isHexadecimal(pattern[j]!)) j++;
+        emit(i, j, '\\x{', pattern.slice(i + 2, j), '}');
+        i = j;
       } else if (next === 'u' && i + 2 < pattern.length && pattern[i + 2] === '{') {
-        out.push('\\x');
+        emit(i, i + 2, '\\x');
         i += 2;
       } else {
-        out.push('\\', next);
+        emit(i, i + 2, '\\', next);
         i += 2;
       }
     } else if (ch === '/') {
-      out.push('\\/');
+      emit(i, i + 1, '\\/');
       i += 1;
     } else if (pattern.startsWith('(?<', i) && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
-      out.push('(?P<');
+      emit(i, i + 3, '(?P<');
       i += 3;
     } else {
-      out.push(ch);
+      emit(i, i + 1, ch);
       i += 1;
     }
   }
-  return out.join('');
+  return { pattern: out.join(''), from: Int32Array.from(from), to: Int32Array.from(to) };
 }
 
 /** Whether the string has no unpaired surrogate. */
@@ -151,7 +217,7 @@ export function isWellFormedText(text: string): boolean {
 }
 
 /**
- * Parses a regex as regex.ts compiles it: RE2 syntax through re2-wasm, flags a subset of `ims`.
+ * Parses a regex as regex.ts compiles it: RE2 syntax after re2-wasm's rewrite, flags a subset of `ims`.
  * Never throws; anything outside the understood subset gives `{ ok: false, why }`.
  */
 export function parseRegex(source: string, flags: string): ParseResult {
@@ -159,11 +225,11 @@ export function parseRegex(source: string, flags: string): ParseResult {
     if (typeof source !== 'string' || typeof flags !== 'string') return { ok: false, why: 'not a string' };
     if (!/^(?!.*(.).*\1)[ims]*$/u.test(flags)) return { ok: false, why: 'invalid flags' };
     if (!isWellFormedText(source)) return { ok: false, why: 'unpaired surrogate in the pattern' };
-    const pattern = re2WasmPattern(source, flags.includes('m'));
+    const { pattern, from, to } = rewrite(source, flags.includes('m'));
     if (!isWellFormedText(pattern)) return { ok: false, why: 'unpaired surrogate in the pattern' };
-    const parser = new Parser(pattern, flags.includes('i'), flags.includes('s'));
+    const parser = new Parser(pattern, flags.includes('i'), flags.includes('s'), from, to);
     const node = parser.parse();
-    return { ok: true, node, foldUsed: parser.foldUsed };
+    return { ok: true, node, foldUsed: parser.foldUsed, spans: parser.spans };
   } catch (error) {
     return { ok: false, why: error instanceof NotAnalysable ? error.why : 'not analysable' };
   }
@@ -196,12 +262,22 @@ class Parser {
   private depth = 0;
   private oneLine = true;
   foldUsed = false;
+  readonly spans = new Map<RegexNode, SourceSpan>();
 
   constructor(
     private readonly src: string,
     private fold: boolean,
     private dotNL: boolean,
+    private readonly from: Int32Array,
+    private readonly to: Int32Array,
   ) {}
+
+  /** Records where a set or an assertion read from `start` to here is in the source. */
+  private leaf(node: RegexNode, start: number): RegexNode {
+    const last = Math.max(start, this.pos - 1);
+    this.spans.set(node, { start: this.from[start] ?? 0, end: this.to[last] ?? 0 });
+    return node;
+  }
 
   parse(): RegexNode {
     const node = this.parseAlternation();
@@ -296,38 +372,40 @@ class Parser {
   /** Parses one atom onto `items`; returns whether a following repetition may apply to it. */
   private parseAtom(items: RegexNode[]): boolean {
     const c = this.at();
+    const start = this.pos;
     switch (c) {
       case 0x28 /* ( */:
         return this.parseGroup(items);
       case 0x5e /* ^ */:
         this.pos++;
-        items.push({ kind: 'assert', assert: this.oneLine ? 'beginText' : 'beginLine' });
+        items.push(this.leaf({ kind: 'assert', assert: this.oneLine ? 'beginText' : 'beginLine' }, start));
         return true;
       case 0x24 /* $ */:
         this.pos++;
-        items.push({ kind: 'assert', assert: this.oneLine ? 'endText' : 'endLine' });
+        items.push(this.leaf({ kind: 'assert', assert: this.oneLine ? 'endText' : 'endLine' }, start));
         return true;
       case 0x2e /* . */:
         this.pos++;
-        items.push({ kind: 'chars', set: this.dotNL ? ALL_CHARS : negate(NEWLINE_SET) });
+        items.push(this.leaf({ kind: 'chars', set: this.dotNL ? ALL_CHARS : negate(NEWLINE_SET) }, start));
         return true;
       case 0x5b /* [ */:
-        items.push(this.parseClass());
+        items.push(this.leaf(this.parseClass(), start));
         return true;
       case 0x5c /* \ */:
         return this.parseEscapeAtom(items);
       default:
-        items.push(this.literal(this.nextCodePoint()));
+        items.push(this.literal(this.nextCodePoint(), start));
         return true;
     }
   }
 
-  private literal(cp: number): RegexNode {
-    if (!this.fold) return { kind: 'chars', set: singleChar(cp) };
-    if (cp > 0x7f) return { kind: 'chars', set: null };
+  /** A literal character read from `start`. */
+  private literal(cp: number, start: number): RegexNode {
+    if (!this.fold) return this.leaf({ kind: 'chars', set: singleChar(cp) }, start);
+    if (cp > 0x7f) return this.leaf({ kind: 'chars', set: null, hull: FOLD_HULL }, start);
     const orbit = asciiFoldOrbit(cp);
     if (orbit.length > 1) this.foldUsed = true;
-    return { kind: 'chars', set: charSet(orbit.flatMap((o) => [o, o])) };
+    return this.leaf({ kind: 'chars', set: charSet(orbit.flatMap((o) => [o, o])) }, start);
   }
 
   private parseGroup(items: RegexNode[]): boolean {
@@ -336,9 +414,10 @@ class Parser {
       if (this.at(1) === 0x50 /* P */ && this.at(2) === 0x3c /* < */) {
         const end = this.src.indexOf('>', this.pos + 3);
         if (end < 0) fail('invalid named group');
-        if (!/^[A-Za-z0-9_]+$/u.test(this.src.slice(this.pos + 3, end))) fail('invalid group name');
+        const name = this.src.slice(this.pos + 3, end);
+        if (!/^[A-Za-z0-9_]+$/u.test(name)) fail('invalid group name');
         this.pos = end + 1;
-        items.push(this.groupBody());
+        items.push({ ...this.groupBody(), name });
         return true;
       }
       let t = this.pos + 1;
@@ -392,7 +471,7 @@ class Parser {
   }
 
   /** Parses a group's body up to its `)`; the flags in force at the `(` come back at the `)`. */
-  private groupBody(saved: readonly [boolean, boolean, boolean] = [this.fold, this.oneLine, this.dotNL]): RegexNode {
+  private groupBody(saved: readonly [boolean, boolean, boolean] = [this.fold, this.oneLine, this.dotNL]): { kind: 'group'; item: RegexNode } {
     if (++this.depth > MAX_DEPTH) fail('groups nest too deep');
     const item = this.parseAlternation();
     if (this.at() !== 0x29) fail('missing `)`');
@@ -404,19 +483,20 @@ class Parser {
 
   private parseEscapeAtom(items: RegexNode[]): boolean {
     const e = this.at(1);
+    const start = this.pos;
     switch (e) {
       case 0x62 /* b */:
       case 0x42 /* B */:
         this.pos += 2;
-        items.push({ kind: 'assert', assert: e === 0x62 ? 'wordBoundary' : 'notWordBoundary' });
+        items.push(this.leaf({ kind: 'assert', assert: e === 0x62 ? 'wordBoundary' : 'notWordBoundary' }, start));
         return true;
       case 0x41 /* A */:
         this.pos += 2;
-        items.push({ kind: 'assert', assert: 'beginText' });
+        items.push(this.leaf({ kind: 'assert', assert: 'beginText' }, start));
         return true;
       case 0x7a /* z */:
         this.pos += 2;
-        items.push({ kind: 'assert', assert: 'endText' });
+        items.push(this.leaf({ kind: 'assert', assert: 'endText' }, start));
         return true;
       case 0x43 /* C */:
         return fail('`\\C` matches single bytes');
@@ -428,7 +508,8 @@ class Parser {
             this.pos += 2;
             break;
           }
-          items.push(this.literal(this.nextCodePoint()));
+          const at = this.pos;
+          items.push(this.literal(this.nextCodePoint(), at));
           pushed = true;
         }
         return pushed;
@@ -436,16 +517,16 @@ class Parser {
       case 0x70 /* p */:
       case 0x50 /* P */:
         this.skipUnicodeGroup();
-        items.push({ kind: 'chars', set: null });
+        items.push(this.leaf({ kind: 'chars', set: null, hull: ALL_CHARS }, start));
         return true;
       default: {
         const group = this.perlGroup(e);
         if (group !== null) {
           this.pos += 2;
-          items.push({ kind: 'chars', set: group });
+          items.push(this.leaf({ kind: 'chars', set: group }, start));
           return true;
         }
-        items.push(this.literal(this.parseEscape()));
+        items.push(this.literal(this.parseEscape(), start));
         return true;
       }
     }
@@ -545,9 +626,12 @@ class Parser {
     }
     let set: CharSet = [];
     let unspelled = false;
-    const add = (part: CharSet | null): void => {
+    /** The spelled parts and supersets of the others. */
+    let hull: CharSet = [];
+    const add = (part: CharSet | null, partHull: CharSet = ALL_CHARS): void => {
       if (part === null) unspelled = true;
       else set = union(set, part);
+      hull = union(hull, part ?? partHull);
     };
     let first = true;
     while (this.pos < this.src.length && (this.at() !== 0x5d /* ] */ || first)) {
@@ -567,7 +651,7 @@ class Parser {
       }
       if (this.at() === 0x5c && (this.at(1) === 0x70 || this.at(1) === 0x50) && this.pos + 2 < this.src.length) {
         this.skipUnicodeGroup();
-        unspelled = true;
+        add(null);
         continue;
       }
       if (this.at() === 0x5c && this.pos + 1 < this.src.length) {
@@ -590,12 +674,13 @@ class Parser {
       } else {
         const folded = foldAsciiRange(lo, hi);
         if (folded !== null && folded.length !== 2) this.foldUsed = true;
-        add(folded);
+        add(folded, union([lo, hi], FOLD_HULL));
       }
     }
     if (this.pos >= this.src.length) fail('missing `]`');
     this.pos++; // ]
-    if (unspelled) return { kind: 'chars', set: null };
+    // Negated, the class is within the complement of its spelled parts.
+    if (unspelled) return { kind: 'chars', set: null, hull: negated ? negate(set) : hull };
     return { kind: 'chars', set: negated ? negate(set) : set };
   }
 

@@ -1,185 +1,31 @@
 /**
- * Differential properties against re2-wasm itself: the fast path, the literal prefilter and the
- * literal scanner must give exactly what RE2 (or `String.prototype.includes`) gives.
+ * Differential properties against the engines themselves: the fast path, the literal prefilter
+ * and the literal scanner must give exactly what the engine in use (re2-wasm, which is RE2, and
+ * re2js, the default) or `String.prototype.includes` gives.
  */
-import { createRequire } from 'node:module';
-import { describe, it, expect } from 'vitest';
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import type { RE2 as RE2Class } from 're2-wasm';
-import { clearRegexCache, compileRegex, regexPlan } from './regex.js';
+import { clearRegexCache, compileRegex, regexPlan, useRegexBackend } from './regex.js';
 import { analyseRegex, factorAlternatives, fastSource } from './regex-fast.js';
 import { isWellFormedText, parseRegex, type AssertKind, type RegexNode } from './regex-parse.js';
 import { contains } from './regex-charset.js';
 import { requiredLiteralOptions, requiredLiterals } from './regex-literals.js';
 import { LiteralScanner } from './literal-scanner.js';
+import { re2jsBackend } from './backend-re2js.js';
+import { re2WasmBackend } from './backend-re2wasm.js';
+import { cases, pattern, soupTexts, SOUP_TOKEN, TRICKY, withEngine } from './regex-testkit.js';
 
-const { RE2 } = createRequire(import.meta.url)('re2-wasm') as { RE2: typeof RE2Class };
-
-/**
- * RE2 as regex.ts runs it, compiled once for several texts: `test` is null when RE2 rejects the
- * pattern. The compiled pattern is released afterwards (RE2's WebAssembly heap is small).
- */
-function withRe2<T>(source: string, flags: string, use: (test: ((text: string) => boolean) | null) => T): T {
-  let re: RE2Class;
-  try {
-    re = new RE2(source, 'u' + flags);
-  } catch (error) {
-    if (error instanceof SyntaxError) return use(null);
-    throw error; // RE2 itself failed
-  }
-  try {
-    return use((text) => re.test(text));
-  } finally {
-    (re as unknown as { wrapper: { delete(): void } }).wrapper.delete();
-  }
-}
-
-/** A generated pattern piece: its RE2 source and a string it is likely to match. */
-interface Piece {
-  readonly src: string;
-  readonly ex: string;
-}
-
-const TRICKY = ['\n', '\r', '\r\n', '\u2028', '\u2029', '\u017f', '\u212a', 'K', 'k', 'S', 's', '\u03a3', '\u03c3', '\u03c2', '😀', '\u{10400}', '_', '0', '7', ' ', '\t', '\v', 'é', 'É', '-', '#', 'İ', 'ı'];
-
-const literalPiece: fc.Arbitrary<Piece> = fc.oneof(
-  fc.constantFrom('a', 'b', 'k', 's', 'x', 'K', 'S', 'X', '0', '9', '_', ' ', '-', '#', '=', ':', ',', 'é', 'σ', 'Σ', 'ſ', '😀').map((c) => ({ src: c, ex: c })),
-  fc.constantFrom(
-    { src: '\\.', ex: '.' },
-    { src: '\\-', ex: '-' },
-    { src: '\\n', ex: '\n' },
-    { src: '\\t', ex: '\t' },
-    { src: '\\x41', ex: 'A' },
-    { src: '\\x{17F}', ex: '\u017f' },
-    { src: '\\x{212a}', ex: '\u212a' },
-    { src: '\\u0073', ex: 's' },
-    { src: '\\u{1F600}', ex: '😀' },
-    { src: '\\Qa.b\\E', ex: 'a.b' },
-    { src: '\\Q/\\E', ex: '\\/' },
-    { src: '\\012', ex: '\n' },
-    { src: '\\0', ex: '\0' },
-    { src: '/', ex: '/' },
-    { src: '{', ex: '{' },
-    { src: 'x{01}', ex: 'x{01}' },
-    { src: ']', ex: ']' },
-    { src: '\\cJ', ex: '\n' },
-  ),
-  fc.constantFrom('ab', 'ks', 'secret', 'Key', 'rm', 'git', 'push').map((w) => ({ src: w, ex: w })),
-);
-
-const classPiece: fc.Arbitrary<Piece> = fc.constantFrom(
-  { src: '.', ex: 'a' },
-  { src: '\\d', ex: '5' },
-  { src: '\\D', ex: 'x' },
-  { src: '\\s', ex: ' ' },
-  { src: '\\S', ex: 'q' },
-  { src: '\\w', ex: '_' },
-  { src: '\\W', ex: '\u017f' },
-  { src: '[abc]', ex: 'b' },
-  { src: '[^a-z]', ex: 'K' },
-  { src: '[a-z]', ex: 's' },
-  { src: '[ks]', ex: 'S' },
-  { src: '[^ks]', ex: '\u212a' },
-  { src: '[[:alpha:]]', ex: 'Q' },
-  { src: '[[:^space:]]', ex: 'x' },
-  { src: '[[:punct:]]', ex: '-' },
-  { src: '[\\d_-]', ex: '-' },
-  { src: '[^\\n]', ex: '\r' },
-  { src: '[\\x{212A}]', ex: 'k' },
-  { src: '[a-]', ex: '-' },
-  { src: '[]a]', ex: ']' },
-  { src: '[^\\W]', ex: 'k' },
-  { src: '[\\s\\S]', ex: '\n' },
-  { src: '[(?<]', ex: 'P' },
-  { src: '\\p{Greek}', ex: 'σ' },
-  { src: '[σς]', ex: 'Σ' },
-  { src: '[😀-😂]', ex: '😁' },
-);
-
-const assertPiece: fc.Arbitrary<Piece> = fc.constantFrom(
-  { src: '^', ex: '' },
-  { src: '$', ex: '' },
-  { src: '\\b', ex: '' },
-  { src: '\\B', ex: '' },
-  { src: '\\A', ex: '' },
-  { src: '\\z', ex: '' },
-);
-
-const quantifier = fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '{0,2}', '{2,}', '*?', '+?', '??');
-
-function repeatExample(ex: string, q: string, pick: number): string {
-  const min = q.startsWith('+') || q === '{1,3}' ? 1 : q === '{2}' || q === '{2,}' ? 2 : 0;
-  return ex.repeat(min + (pick % 2));
-}
-
-const { piece } = fc.letrec<{ piece: Piece; atom: Piece; seq: Piece }>((tie) => ({
-  atom: fc.oneof(
-    { maxDepth: 2, depthIdentifier: 'group' },
-    { weight: 5, arbitrary: literalPiece },
-    { weight: 4, arbitrary: classPiece },
-    { weight: 2, arbitrary: assertPiece },
-    {
-      weight: 2,
-      arbitrary: fc
-        .tuple(tie('piece'), fc.constantFrom('(', '(?:', '(?i:', '(?-i:', '(?s:', '(?m:', '(?P<g>', '(?<h>', '(?i)(?:'))
-        .map(([inner, open]) => ({ src: `${open}${inner.src})`, ex: inner.ex })),
-    },
-  ),
-  seq: fc
-    .array(
-      fc.tuple(tie('atom'), fc.option(quantifier, { freq: 3 }), fc.nat(3)).map(([a, q, pick]) =>
-        q === null || a.src.startsWith('\\b') || a.src.startsWith('\\B') || '^$'.includes(a.src) || a.src.startsWith('\\A') || a.src.startsWith('\\z')
-          ? a
-          : { src: a.src + q, ex: repeatExample(a.ex, q, pick) },
-      ),
-      { minLength: 1, maxLength: 4 },
-    )
-    .map((items) => ({ src: items.map((i) => i.src).join(''), ex: items.map((i) => i.ex).join('') })),
-  piece: fc.oneof(
-    { weight: 4, arbitrary: tie('seq') },
-    {
-      weight: 1,
-      arbitrary: fc.tuple(fc.array(tie('seq'), { minLength: 2, maxLength: 3 }), fc.nat(2)).map(([alts, pick]) => ({
-        src: alts.map((a) => a.src).join('|'),
-        ex: alts[pick % alts.length]!.ex,
-      })),
-    },
-  ),
-}));
-
-const pattern = fc
-  .tuple(piece, fc.constantFrom('', '', '', '(?i)', '(?m)', '(?s)', '(?i)(?m)'), fc.constantFrom('', '', 'i', 'm', 's', 'im', 'is', 'ms', 'ims'))
-  .map(([p, prefix, flags]) => ({ source: prefix + p.src, flags, ex: p.ex }));
-
-/** The example with one code point replaced by, or preceded by, a tricky character. */
-function mutated(ex: string): fc.Arbitrary<string> {
-  const points = Array.from(ex);
-  return fc.tuple(fc.nat(points.length), fc.constantFrom(...TRICKY), fc.boolean()).map(([i, t, replace]) =>
-    [...points.slice(0, i), t, ...points.slice(replace ? i + 1 : i)].join(''),
-  );
-}
-
-/** Texts built from the pattern's example, its case variants and mutations, tricky characters and noise. */
-function textFor(ex: string): fc.Arbitrary<string> {
-  const part = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(ex, ex.toUpperCase(), ex.toLowerCase(), ex.replace(/s/gu, '\u017f').replace(/k/giu, '\u212a')) },
-    { weight: 3, arbitrary: mutated(ex) },
-    { weight: 3, arbitrary: fc.constantFrom(...TRICKY) },
-    { weight: 2, arbitrary: fc.string({ maxLength: 4 }) },
-    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 3 }) },
-  );
-  return fc.array(part, { maxLength: 5 }).map((parts) => parts.join(''));
-}
-
-const cases = pattern.chain((p) => fc.tuple(fc.constant(p), fc.array(textFor(p.ex), { minLength: 1, maxLength: 8 })));
-
-/** More runs for a deeper search: REGEX_DIFF_RUNS=20000 npx vitest run engine/match/regex-differential.test.ts */
+/** More runs for a deeper search: REGEX_DIFF_RUNS=20000 npx vitest run engine/regex/regex-differential.test.ts */
 const RUNS = Number(process.env.REGEX_DIFF_RUNS ?? 1000);
 const TIMEOUT = 120_000 + RUNS * 100;
 
-describe('fast path and prefilter against RE2', () => {
+for (const engine of [re2WasmBackend, re2jsBackend]) describe(`fast path and prefilter against ${engine.name}`, () => {
+  beforeAll(() => useRegexBackend(engine));
+  afterAll(() => useRegexBackend(re2jsBackend));
+  const withRe2 = <T>(source: string, flags: string, use: (test: ((text: string) => boolean) | null) => T): T => withEngine(engine, source, flags, use);
+
   it(
-    'compileRegex agrees with RE2 on generated patterns and texts',
+    'compileRegex agrees with the engine on generated patterns and texts',
     () => {
       let runs = 0;
       let valid = 0;
@@ -219,24 +65,19 @@ describe('fast path and prefilter against RE2', () => {
   );
 
   it(
-    'compileRegex agrees with RE2 on token soup, where the parser meets odd syntax',
+    'compileRegex agrees with the engine on token soup, where the parser meets odd syntax',
     () => {
-      const token = fc.constantFrom(
-        '(', ')', '(?:', '(?i)', '(?-i:', '(?m)', '(?s)', '[', ']', '[^', '[:alpha:]', '[:^digit:]', '\\', '\\Q', '\\E', '{', '}',
-        '{2}', '{1,}', '{,2}', '{01}', '*', '+', '?', '|', '^', '$', '-', '.', 'a', 'k', 'S', 'é', '😀', '\\b', '\\B', '\\s', '\\w', '\\W',
-        '\\d', '\\x41', '\\x{17f}', '\\u004B', '\\0', '\\cJ', '/', ':', '_', ' ', '\\n',
-      );
       let fast = 0;
       let runs = 0;
       fc.assert(
-        fc.property(fc.array(token, { minLength: 1, maxLength: 8 }), fc.constantFrom('', 'i', 'm', 's', 'ims'), (tokens, flags) => {
+        fc.property(fc.array(SOUP_TOKEN, { minLength: 1, maxLength: 8 }), fc.constantFrom('', 'i', 'm', 's', 'ims'), (tokens, flags) => {
           if (++runs % 300 === 0) clearRegexCache();
           const source = tokens.join('');
           withRe2(source, flags, (re2) => {
             if (re2 === null) return;
             if (regexPlan(source, flags).fast) fast++;
             const matcher = compileRegex(source, flags);
-            const texts = [source, tokens.slice(1).join(''), tokens.map((t) => t.replace(/\\/gu, '')).join(''), 'aK\u212a\u017fS\n\r é_😀 ', ''];
+            const texts = soupTexts(tokens);
             for (const text of texts) expect({ source, flags, text, result: matcher.test(text) }).toEqual({ source, flags, text, result: re2(text) });
           });
         }),
@@ -248,7 +89,7 @@ describe('fast path and prefilter against RE2', () => {
   );
 
   it(
-    'the JavaScript translation alone agrees with RE2 on well-formed texts',
+    'the JavaScript translation alone agrees with the engine on well-formed texts',
     () => {
       let checked = 0;
       fc.assert(
@@ -274,7 +115,7 @@ describe('fast path and prefilter against RE2', () => {
   );
 
   it(
-    'whenever RE2 matches, a required literal occurs in the text',
+    'whenever the engine matches, a required literal occurs in the text',
     () => {
       let withLiterals = 0;
       fc.assert(
@@ -300,7 +141,7 @@ describe('fast path and prefilter against RE2', () => {
   );
 
   it(
-    'whenever RE2 matches, every choice of required literals has one in the text',
+    'whenever the engine matches, every choice of required literals has one in the text',
     () => {
       let options = 0;
       fc.assert(
@@ -455,7 +296,7 @@ describe('the fast path runs in linear time', () => {
           expect({ source, flags, unit: u, linear: ratio < 6 }).toEqual({ source, flags, unit: u, linear: true });
           // and the model agrees with RE2, so it models the right language
           const text = u.repeat(10);
-          if (isWellFormedText(text)) withRe2(source, flags, (re2) => re2 === null || expect(backtrackingSteps(tree, text, 1e8).matched).toBe(re2(text)));
+          if (isWellFormedText(text)) withEngine(re2WasmBackend, source, flags, (re2) => re2 === null || expect(backtrackingSteps(tree, text, 1e8).matched).toBe(re2(text)));
         }),
         { numRuns: RUNS },
       );

@@ -15,8 +15,10 @@
  * RE2 searches UTF-8 bytes and may put an empty match inside a multi-byte character, JavaScript
  * inside a surrogate pair; of the assertions used, only `\B` holds there (in both), so a pattern
  * that can match the empty string and contains `\B` is left to RE2. Unicode classes (`\pL`),
- * non-ASCII characters under case folding and `\C` are left to RE2 too. Texts given to the fast path
- * must have no unpaired surrogates (re2-wasm's UTF-8 conversion garbles them), see regex.ts.
+ * non-ASCII characters under case folding and `\C` are left to RE2 too. (re2js reads code points,
+ * so it never puts a match inside a character; the fast path holds for both engines.) Texts given
+ * to the fast path must have no unpaired surrogates (re2-wasm's UTF-8 conversion garbles them),
+ * see regex.ts.
  *
  * Linear time. Alternatives that start with the same character are first factored (`ab|ac` becomes
  * `a(?:b|c)`). Then these conditions are checked:

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { asciiFoldOrbit, charSet, contains, foldAsciiRange, intersects, members, negate, setSize, union } from './regex-charset.js';
+import { asciiFoldOrbit, charSet, contains, foldAsciiRange, intersection, intersects, members, negate, setSize, union } from './regex-charset.js';
 
 // Sets over a small universe, with the top of the range included, compared with plain arrays.
 const point = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(0x10ffff), fc.constant(0x10fffe));
@@ -13,7 +13,7 @@ function has(pairs: number[], cp: number): boolean {
 }
 
 describe('character sets', () => {
-  it('charSet, union, negate and intersects agree with membership', () => {
+  it('charSet, union, intersection, negate and intersects agree with membership', () => {
     fc.assert(
       fc.property(ranges, ranges, (a, b) => {
         const sa = charSet(a);
@@ -23,7 +23,9 @@ describe('character sets', () => {
           expect(contains(sa, cp)).toBe(has(a, cp));
           expect(contains(union(sa, sb), cp)).toBe(has(a, cp) || has(b, cp));
           expect(contains(negate(sa), cp)).toBe(!has(a, cp));
+          expect(contains(intersection(sa, sb), cp)).toBe(has(a, cp) && has(b, cp));
         }
+        expect(intersection(sa, sb)).toEqual(charSet([...intersection(sa, sb)]));
         expect(intersects(sa, sb)).toBe(probes.some((cp) => has(a, cp) && has(b, cp)));
         expect(negate(negate(sa))).toEqual(sa);
       }),
