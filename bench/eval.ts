@@ -177,7 +177,8 @@ export function mixedStream(n: number, count: number): PolicyEvent[] {
 }
 
 let gcFn: (() => void) | undefined;
-function gc(): void {
+/** A full garbage collection (twice), for heap measurements. */
+export function gc(): void {
   if (!gcFn) {
     setFlagsFromString('--expose-gc');
     gcFn = runInNewContext('gc') as () => void;

@@ -23,8 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { gc } from './eval.js';
 import {
   clearRegexCache,
   compileRegex,
@@ -288,15 +287,6 @@ function firstRegexMs(engine: RegexBackend, root: string): number {
   return median(withEngine) - median(base);
 }
 
-let gcFn: (() => void) | undefined;
-function gc(): void {
-  if (!gcFn) {
-    setFlagsFromString('--expose-gc');
-    gcFn = runInNewContext('gc') as () => void;
-  }
-  gcFn();
-  gcFn();
-}
 
 const heldPattern = (i: number): RegexPattern => ({ source: `\\b(?:item${i}|elem${i})\\s+--(?:force|hard|yes)\\b[a-z]{0,20}`, flags: '' });
 

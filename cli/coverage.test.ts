@@ -6,8 +6,6 @@ import {
   evaluateAny,
   normalizeAnyEvent,
   type CompiledPolicy,
-  type CoverageCase,
-  type HookRunner,
 } from '../engine/index.js';
 import { renderCoverage } from './coverage.js';
 import { PLAIN } from './render.js';
@@ -19,25 +17,13 @@ function policyOf(text: string): CompiledPolicy {
   return compilePolicy(r.ir);
 }
 
-/** A hook runner that answers nothing (exit 0, no output): the hook ran, with no opinion. */
-const silent: HookRunner = async () => ({ exitCode: 0, timedOut: false, summary: 'exit 0' });
-
-async function casesOf(policy: CompiledPolicy, events: unknown[], runner: HookRunner = silent): Promise<CoverageCase[]> {
-  const out: CoverageCase[] = [];
-  for (const e of events) {
-    const n = normalizeAnyEvent(e);
-    if (!n.event) throw new Error(JSON.stringify(n.diagnostics));
-    out.push({ event: n.event, decision: await evaluateAny(policy, n.event, { runner }) });
-  }
-  return out;
-}
-
 const bash = (command: string) => ({ seam: 'pre-tool', tool: 'Bash', input: { command }, cwd: '/repo' });
 
 describe('renderCoverage', () => {
   it('prints a table, one row per rule, and the share of rules hit', async () => {
     const policy = policyOf('on pre-tool {\n  deny Bash command "rm *" because "no"\n  deny WebFetch because "no"\n}\n');
-    const report = computeCoverage(policy, await casesOf(policy, [bash('rm x')]));
+    const event = normalizeAnyEvent(bash('rm x')).event!;
+    const report = computeCoverage(policy, [{ event, decision: await evaluateAny(policy, event) }]);
     const text = renderCoverage(report, PLAIN);
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^rule +seam +effect +hits +decided +outranked +why not decided$/);
