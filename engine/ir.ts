@@ -140,7 +140,7 @@ export interface HookSpec {
    */
   event?: string;
   /**
-   * The matcher group's pattern in the dialect's own syntax (see engine/match/agent.ts), tested
+   * The matcher group's pattern in the dialect's own syntax (each agent's `matcher.ts` under bridges/), tested
    * against the event's match value (the tool name on tool seams, the source on session-start).
    * Absent: every value.
    */

@@ -13,7 +13,7 @@
  *
  * Diagnostics (all at the string or key concerned, with its JSON pointer):
  * - `import/approximate`: the imported rule decides some calls differently; the message names
- *   those calls (checked against engine/match/claude-rule.ts, the reading of Claude Code's matcher).
+ *   those calls (checked against permission-rule.ts, the reading of Claude Code's matcher).
  * - `import/command-reading` (Bash deny and ask rules, Bash allow rules) and `import/path-reading`
  *   (Read and Edit rules): once per file and family, at its first rule, the cases in which every
  *   rule of the family differs, whatever it says (permissions-notes.ts).

@@ -54,7 +54,7 @@ function fixtureCommands(dir: string): string[] {
 const shellDir = join(ROOT, 'engine/shell');
 const commands: string[] = [];
 for (const name of readdirSync(shellDir).sort()) if (name.endsWith('.test.ts')) commands.push(...literals(join(shellDir, name)));
-commands.push(...literals(join(ROOT, 'engine/match/claude-rule.test.ts')));
+commands.push(...literals(join(ROOT, 'bridges/claude/permission-rule.test.ts')));
 commands.push(...fixtureCommands(join(ROOT, 'specs')), ...fixtureCommands(join(ROOT, 'examples')));
 commands.push(...generateCorpus());
 
