@@ -44,6 +44,12 @@ export interface Agent {
 export interface AgentHooks {
   /** Loads one hooks configuration file from its text. Never throws: every problem is a diagnostic. */
   load(text: string, file: string): HooksConfig;
+  /**
+   * The hooks a session started in `projectDir` runs, from every configuration layer the agent reads
+   * there, in its order (managed, user, project, local, plugins; trust where the agent applies it),
+   * with the agent's directories taken from `env` as the agent takes them. Never throws.
+   */
+  discover(where: { projectDir: string; home: string; env: NodeJS.ProcessEnv }): HooksConfig;
   /** Which fields of a hook's answer the agent honours on an event (with its event-table row for one without a seam). */
   outputFields(event: string, info?: AgentEventInfo): OutputFields | undefined;
 }

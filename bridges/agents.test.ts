@@ -3,6 +3,9 @@
  * (the light registry hook processes load), and every agent with a protocol has it registered with
  * the engine, under its own name.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_IMPORTS } from '../dsl/index.js';
 import { hookProtocol, hookProtocols } from '../engine/index.js';
@@ -40,5 +43,24 @@ describe('the agent registry', () => {
     const key = (i: { agent: string; what: string }) => `${i.agent} ${i.what}`;
     const honoured = [...agentsWith('hooks').map((a) => ({ agent: a.name, what: 'hooks' })), ...PERMISSION_IMPORTS].map(key).sort();
     expect(honoured).toEqual(KNOWN_IMPORTS.map(key).sort());
+  });
+
+  it('discovers a project\'s hooks through each agent that has them, from the agent\'s own files', () => {
+    const root = mkdtempSync(join(tmpdir(), 'dshpolicy-discover-'));
+    try {
+      const home = join(root, 'home');
+      const project = join(root, 'project');
+      mkdirSync(join(project, '.claude'), { recursive: true });
+      mkdirSync(join(project, '.git'), { recursive: true });
+      mkdirSync(home, { recursive: true });
+      const hooks = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo hi' }] }] } };
+      writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(hooks));
+      const found = Object.fromEntries(agentsWith('hooks').map((a) => [a.name, a.hooks.discover({ projectDir: project, home, env: {} })]));
+      expect(found['claude']!.groups.map((g) => [g.event, g.matcher])).toEqual([['PreToolUse', 'Bash']]);
+      expect(found['codex']!.groups).toEqual([]);
+      for (const config of Object.values(found)) expect(config.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { Agent } from '../agent.js';
 import { claudeHookAgent } from './hook-agent.js';
 import { claudeProtocol } from './protocol.js';
 import { claudeOutputFields } from './output-fields.js';
-import { loadClaudeHooksText } from './index.js';
+import { loadClaudeHooksText, loadClaudeProject } from './index.js';
 import { claudeInstall } from './install.js';
 import { importClaudePermissions } from './permissions.js';
 import { claudeTranscriptBatches, readClaudeTurn } from './transcript.js';
@@ -17,7 +17,11 @@ export const claude: Agent = {
   title: 'Claude Code',
   protocol: claudeProtocol,
   hookMode: claudeHookAgent,
-  hooks: { load: (text, file) => loadClaudeHooksText(text, file), outputFields: claudeOutputFields },
+  hooks: {
+    load: (text, file) => loadClaudeHooksText(text, file),
+    discover: ({ projectDir, home, env }) => loadClaudeProject({ projectDir, home, ...(env['CLAUDE_CONFIG_DIR'] ? { configDir: env['CLAUDE_CONFIG_DIR'] } : {}) }),
+    outputFields: claudeOutputFields,
+  },
   permissions: [{ what: 'permissions', import: importClaudePermissions }],
   transcripts: {
     noun: 'transcript',
