@@ -4,7 +4,7 @@
  * before that: at once when a deny is final, and fail-closed at its `--deadline` when a hook of the
  * policy has not answered. Handler timeouts here are a few seconds; the hooks sleep 30.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limiter } from './differential-support.js';
@@ -12,6 +12,7 @@ import { command, group, sh, type HooksSettings } from './hooks.js';
 import { CLAUDE_VERSION, ensureClaude, REPO_ROOT } from './install.js';
 import { toolResults } from './model.js';
 import { runClaude, type HookEvent, type RunResult } from './run.js';
+import { snapshotDist as snapshotDistOf } from '../../common/e2e-dist.js';
 
 const enabled = process.env.DSHPOLICY_E2E !== '0';
 const BUNDLES = ['hook.cjs', 'hook-main.cjs', 'compiler.cjs'];
@@ -25,27 +26,8 @@ const LATE = 'hook `sleep 30` did not answer in time';
 let claude = '';
 let dist = '';
 
-/**
- * A private copy of the built hook (`<repo>/.cache/`, so its packages resolve from the repo's
- * node_modules): a rebuild empties dist/ for a moment, which must not pull the hook from under the
- * agent. Waits for a build in progress.
- */
-async function snapshotDist(): Promise<string> {
-  const from = join(REPO_ROOT, 'dist');
-  const sizes = (): string => BUNDLES.map((f) => (existsSync(join(from, f)) ? statSync(join(from, f)).size : -1)).join(',');
-  const until = Date.now() + 60_000;
-  for (let last = ''; ; ) {
-    const now = sizes();
-    if (!now.includes('-1') && now === last) break;
-    if (Date.now() > until) throw new Error(`${from} has no complete build (${BUNDLES.join(', ')}): run \`npx tsup\` first`);
-    last = now;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  mkdirSync(join(REPO_ROOT, '.cache'), { recursive: true });
-  const copy = mkdtempSync(join(REPO_ROOT, '.cache', 'deadline-e2e-dist-'));
-  for (const f of BUNDLES) copyFileSync(join(from, f), join(copy, f));
-  return copy;
-}
+/** A private copy of the built bundles (common/e2e-dist.ts). */
+const snapshotDist = (): Promise<string> => snapshotDistOf(REPO_ROOT, BUNDLES, 'deadline-e2e-dist-');
 
 /** dshpolicy as the PreToolUse handler, with the short timeout and `--deadline` below it. */
 function dshpolicyHooks(args: string[]): HooksSettings {

@@ -11,7 +11,7 @@
  * Needs the bundle (`npx tsup`: dist/cli.cjs, hook.cjs, hook-main.cjs, compiler.cjs), which it runs from a copy
  * (`snapshotDist`). Part of `npm test`; skipped when DSHPOLICY_E2E=0. See cli/e2e/README.md.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { sh } from './hooks.js';
 import { CLAUDE_VERSION, ensureClaude, REPO_ROOT } from './install.js';
 import { contentBlocks, requestText, toolResults } from './model.js';
 import { runClaude, type HookEvent, type RunOptions, type RunResult } from './run.js';
+import { snapshotDist as snapshotDistOf } from '../../common/e2e-dist.js';
 
 const enabled = process.env.DSHPOLICY_E2E !== '0';
 const BUNDLES = ['cli.cjs', 'hook.cjs', 'hook-main.cjs', 'compiler.cjs'];
@@ -79,28 +80,8 @@ function wrapper(dir: string, afterInstall: string): string {
   return bin;
 }
 
-/**
- * A private copy of dist/ (`<repo>/.cache/hook-e2e-dist-*`, git-ignored, so the bundles' packages
- * still resolve from `<repo>/node_modules`): a `tsup` rebuild empties dist/ for a few seconds
- * (`clean: true`), which must not pull the hook from under a running agent. Waits for a build in
- * progress to finish.
- */
-async function snapshotDist(): Promise<string> {
-  const dist = join(REPO_ROOT, 'dist');
-  const sizes = (): string => BUNDLES.map((f) => (existsSync(join(dist, f)) ? statSync(join(dist, f)).size : -1)).join(',');
-  const deadline = Date.now() + 60_000;
-  for (let last = ''; ; ) {
-    const now = sizes();
-    if (!now.includes('-1') && now === last) break;
-    if (Date.now() > deadline) throw new Error(`${dist} has no complete build (${BUNDLES.join(', ')}): run \`npx tsup\` first`);
-    last = now;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  mkdirSync(join(REPO_ROOT, '.cache'), { recursive: true });
-  const copy = mkdtempSync(join(REPO_ROOT, '.cache', 'hook-e2e-dist-'));
-  for (const f of BUNDLES) copyFileSync(join(dist, f), join(copy, f));
-  return copy;
-}
+/** A private copy of the built bundles (common/e2e-dist.ts). */
+const snapshotDist = (): Promise<string> => snapshotDistOf(REPO_ROOT, BUNDLES, 'hook-e2e-dist-');
 
 let cases = 0;
 
