@@ -134,7 +134,7 @@ export async function testCommand(argv: string[], io: Io, opts: TestOptions = {}
   const warnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
   const tooMany = tooManyWarnings(warnings.length, maxWarnings, values.strict === true);
   const ok = counts.failed === 0 && counts.errors === 0 && tooMany === undefined;
-  const coverage = values.coverage ? coverageOfCases(policy, results, { hooksRun: runner !== undefined }) : undefined;
+  const coverage = values.coverage ? coverageOfCases(policy, results, { hooksRun: runner !== undefined, notRunHint: ' (pass --run-hooks)' }) : undefined;
 
   if (format === 'json') {
     const out: Record<string, unknown> = { ok, ...counts, results: results.map(resultJson), diagnostics: loaded.diagnostics };

@@ -199,7 +199,9 @@ describe('coverageOfCases', () => {
     ];
     const report = coverageOfCases(policy, results, { hooksRun: false });
     expect(row(report.rows, 'p.dshpolicy:3:3')).toMatchObject({ hits: 1, decided: 1 });
-    expect(row(report.rows, 'p.dshpolicy:2:3')).toMatchObject({ hits: 0, why: 'its hook was not run on the 1 case for its tools (`Bash`) (pass --run-hooks)' });
+    expect(row(report.rows, 'p.dshpolicy:2:3')).toMatchObject({ hits: 0, why: 'its hook was not run on the 1 case for its tools (`Bash`)' });
     expect(report).toMatchObject({ rules: 2, hit: 1, decided: 1, share: 0.5 });
+    const hinted = coverageOfCases(policy, results, { hooksRun: false, notRunHint: ' (run them with X)' });
+    expect(row(hinted.rows, 'p.dshpolicy:2:3').why).toBe('its hook was not run on the 1 case for its tools (`Bash`) (run them with X)');
   });
 });

@@ -71,6 +71,8 @@ export interface CoverageOptions {
   hooksRun?: boolean;
   /** The events of the cases skipped because they waited on hooks that were not run. */
   skipped?: readonly AnyEvent[];
+  /** Said after why a rule whose hook was not run never decided: how the host runs hooks (the CLI: ` (pass --run-hooks)`). */
+  notRunHint?: string;
 }
 
 /** Counts, per rule of the policy, how the cases' decisions used it, and explains each rule that never decided. */
@@ -127,7 +129,7 @@ export function computeCoverage(policy: CompiledPolicy, cases: readonly Coverage
     if (t.decided === 0) {
       // A `run` rule whose hooks did not run is explained over the skipped cases too: they waited on it.
       const notRun = opts.hooksRun === false && t.rule.effect === 'run';
-      row.why = notRun ? whyNot(t, [...cases, ...(opts.skipped ?? []).map((event) => ({ event }))], true) : whyNot(t, cases, false);
+      row.why = notRun ? whyNot(t, [...cases, ...(opts.skipped ?? []).map((event) => ({ event }))], true, opts.notRunHint ?? '') : whyNot(t, cases, false, '');
     }
     rows.push(row);
   }
@@ -172,8 +174,8 @@ function mostFrequent(counts: Map<string, number>, max: number): string[] {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, max).map(([id]) => id);
 }
 
-/** Why the rule never decided; `notRun`: it is a `run` rule and no hook was run. */
-function whyNot(t: Tally, cases: readonly { event: AnyEvent }[], notRun: boolean): string {
+/** Why the rule never decided; `notRun`: it is a `run` rule and no hook was run (then `hint` follows). */
+function whyNot(t: Tally, cases: readonly { event: AnyEvent }[], notRun: boolean, hint: string): string {
   const rule = t.rule;
   // It fired, but never decided.
   if (t.outranked > 0) {
@@ -189,7 +191,7 @@ function whyNot(t: Tally, cases: readonly { event: AnyEvent }[], notRun: boolean
     const name = rule.hook?.event;
     const same = cases.filter((c) => c.event.seam === 'agent-event' && c.event.event === name).length;
     if (same === 0) return `no case has the agent event ${code(name ?? '?')}`;
-    if (notRun) return `its hook was not run on the ${plural(same, `${code(name ?? '?')} case`)} (pass --run-hooks)`;
+    if (notRun) return `its hook was not run on the ${plural(same, `${code(name ?? '?')} case`)}${hint}`;
     return `its hook's agent, matcher or \`if\` never selected the ${plural(same, `${code(name ?? '?')} case`)}`;
   }
   const events = seamEvents(rule.seam, cases);
@@ -226,7 +228,7 @@ function whyNot(t: Tally, cases: readonly { event: AnyEvent }[], notRun: boolean
   if (rule.effect === 'run') {
     const n = reached(rule, events, { selectors: true, when: true, asRun: true });
     if (n === 0) return `its hook's matcher or \`if\` never selected the ${where(pool)}`;
-    if (notRun) return `its hook was not run on the ${where(n)} (pass --run-hooks)`;
+    if (notRun) return `its hook was not run on the ${where(n)}${hint}`;
   }
   // The parts of the rule each match somewhere; what remains is an allow whose command patterns
   // match a part only in the any-part sense, or a rule the cases reach only together.
@@ -241,8 +243,8 @@ function whyNot(t: Tally, cases: readonly { event: AnyEvent }[], notRun: boolean
  * of the skipped ones to explain the `run` rules they waited on. `hooksRun`: whether the run had
  * a hook runner.
  */
-export function coverageOfCases(policy: CompiledPolicy, results: readonly CaseResult[], opts: { hooksRun: boolean }): CoverageReport {
+export function coverageOfCases(policy: CompiledPolicy, results: readonly CaseResult[], opts: { hooksRun: boolean; notRunHint?: string }): CoverageReport {
   const cases = results.flatMap((r): CoverageCase[] => (r.event && r.decision ? [{ event: r.event, decision: r.decision }] : []));
   const skipped = results.flatMap((r) => (r.status === 'skipped' && r.event ? [r.event] : []));
-  return computeCoverage(policy, cases, { hooksRun: opts.hooksRun, skipped });
+  return computeCoverage(policy, cases, { hooksRun: opts.hooksRun, skipped, ...(opts.notRunHint !== undefined ? { notRunHint: opts.notRunHint } : {}) });
 }
