@@ -19,6 +19,7 @@ import { compilePathGlob, type PathGlob } from './match/path.js';
 import { anyPathMatches, everyPathCovered } from './match/path-facts.js';
 import { compileCommandPattern, matchCommandPart, type CommandPattern } from './shell/index.js';
 import { asText, type EventView } from './fields.js';
+import { TOOL_ALIASES } from './tools.js';
 import type { StopEvent } from './events.js';
 import { RuleIndex, type Trigger } from './rule-index.js';
 import { enforcedRules } from './protect.js';
@@ -380,14 +381,19 @@ export function candidates(policy: CompiledPolicy, seam: Seam, tool: string | un
  * shape have the same candidates in the same order.
  */
 function toolCandidates(idx: SeamIndex, tool: string): { rules: CompiledRule[]; shape: string } {
-  const exact = idx.exact.get(tool) ?? [];
+  const aliases = TOOL_ALIASES[tool] ?? [];
+  let exact = idx.exact.get(tool) ?? [];
+  if (aliases.length > 0) {
+    const byAlias = aliases.flatMap((a) => idx.exact.get(a) ?? []).filter((r) => aliasable(r) && !exact.includes(r));
+    if (byAlias.length > 0) exact = [...new Set([...exact, ...byAlias])].sort((a, b) => a.index - b.index);
+  }
   let shape = '';
   for (const r of exact) shape += `${r.index},`;
   shape += '|';
   const general: CompiledRule[] = [];
   for (const r of idx.general) {
     if (r.tools === null) general.push(r);
-    else if (r.tools.some((t) => t.test(tool))) {
+    else if (toolApplies(r, tool)) {
       general.push(r);
       shape += `${r.index},`;
     }
@@ -397,6 +403,21 @@ function toolCandidates(idx: SeamIndex, tool: string): { rules: CompiledRule[]; 
   const merged = [...exact, ...general];
   merged.sort((a, b) => a.index - b.index);
   return { rules: merged, shape };
+}
+
+/** Whether a rule meets the tools its listed ones alias (TOOL_ALIASES says which rules do). */
+function aliasable(cr: CompiledRule): boolean {
+  const effect = cr.rule.effect;
+  if (effect === 'run') return false;
+  return effect !== 'allow' || cr.rule.when === undefined;
+}
+
+/** Whether a rule's tool list takes the tool: by its own name, or by a name it aliases (for the rules that meet aliases). */
+export function toolApplies(cr: CompiledRule, tool: string): boolean {
+  if (cr.tools === null) return true;
+  if (cr.tools.some((t) => t.test(tool))) return true;
+  const aliases = TOOL_ALIASES[tool];
+  return aliases !== undefined && aliasable(cr) && cr.tools.some((t) => aliases.some((a) => t.test(a)));
 }
 
 /** How many tool names keep an index of their own; past it the oldest are dropped. */

@@ -27,7 +27,7 @@ import { matchCommandPart, type CommandPart } from './shell/index.js';
 import { uncoveredWord, type PatternWord, type Uncovered } from './shell/pattern.js';
 import { agentEventInfo, dialectTitle } from './hooks/protocol.js';
 import { describeReads, partReads, READ_TOOL } from './reads.js';
-import { SHELL_TOOLS } from './tools.js';
+import { SHELL_TOOLS, TOOL_ALIASES } from './tools.js';
 import { compileToolGlob } from './match/index.js';
 import { evaluate, evaluateSync, type Decision, type HookRunner, type TraceEntry } from './evaluate.js';
 import { agentEventCandidates, agentMatcherSelectsEvent, evaluateAgentEvent, agentEventMatchValue, agentEventToolCall, type AgentEventDecision, type AnyDecision } from './evaluate-agent.js';
@@ -194,6 +194,12 @@ function ranFact(e: Expr & { op: 'ran' }, view: EventView): string | undefined {
 
 function toolWhy(cr: CompiledRule, tool: string): string {
   const tools = cr.rule.tools ?? [];
+  const is = (TOOL_ALIASES[tool] ?? []).filter((a) => tools.includes(a));
+  if (is.length > 0) {
+    const also = `\`${tool}\` is also ${alternatives(is.map((t) => `\`${t}\``))}`;
+    if (cr.rule.effect === 'run') return `${also}, but a \`run\` rule runs only on the tools it names`;
+    return `${also}, but an \`allow\` with a \`when\` reads input fields of the tools it names, which \`${tool}\` may not have`;
+  }
   if (tools.length === 1) return `\`${tool}\` is not \`${tools[0]}\``;
   return `\`${tool}\` is none of ${alternatives(tools.map((t) => `\`${t}\``))}`;
 }

@@ -14,7 +14,7 @@
 import type { PolicyEvent } from './events.js';
 import type { DecisionWord, PolicyIR, Seam } from './ir.js';
 import { decide, verdict, type Hit, type HitEffect } from './algebra.js';
-import { agentMatcherSelects, compileRule, ifSelects, selectorMatches, type CompiledRule } from './compile.js';
+import { agentMatcherSelects, compileRule, ifSelects, selectorMatches, toolApplies, type CompiledRule } from './compile.js';
 import { EventView } from './fields.js';
 import { cappedHit } from './evaluate.js';
 import { judgeWrites, writesFiles } from './writes.js';
@@ -58,9 +58,7 @@ function hit(cr: CompiledRule, effect: HitEffect): Hit {
 function appliesTo(cr: CompiledRule, event: PolicyEvent): boolean {
   if (cr.rule.seam !== event.seam) return false;
   if (event.seam !== 'pre-tool' && event.seam !== 'post-tool') return true;
-  if (cr.tools === null) return true;
-  const tool = event.tool;
-  return cr.tools.some((t) => t.test(tool));
+  return toolApplies(cr, event.tool);
 }
 
 /** The hits of a `Write` or `Read` event (no command, so no allows by command and no writes or reads of its own). */

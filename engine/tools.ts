@@ -81,6 +81,27 @@ export const TOOL_PATHS: Readonly<Record<string, ToolPaths>> = {
   read_many_files: { globs: ['paths', 'include'] },
 };
 
+/**
+ * The language's tools that an agent's own file tool also is, for the tool lists of rules: a rule
+ * naming `Write` or `Edit` applies to Codex's `apply_patch` (the files its patch adds, updates,
+ * deletes or moves, see `TOOL_PATHS`), a rule naming `Read` to Gemini CLI's `read_file`, and so on,
+ * so one policy holds in every agent. Gemini CLI's hook already names its tools this way; the table
+ * serves the events that keep the agents' own names (Codex's hooks, fixtures, transcripts).
+ *
+ * Only the file tools are here, whose paths `TOOL_PATHS` reads. A rule's `when` reads the tool's
+ * own input fields, which another agent's tool may lack, so an aliased tool meets only the rules
+ * that cannot let a call through on such a reading: `deny`, `ask`, `block` and `context` rules,
+ * and `allow` rules without a `when` (their paths are judged on the aliased tool's own path fields).
+ * `run` rules keep to the names they list.
+ */
+export const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  apply_patch: ['Edit', 'Write'],
+  MultiEdit: ['Edit'],
+  read_file: ['Read'],
+  write_file: ['Write'],
+  replace: ['Edit'],
+};
+
 export function isKnownTool(name: string): boolean {
   return name.startsWith('mcp__') || CLAUDE_CODE_TOOLS.includes(name) || CODEX_TOOLS.includes(name);
 }
