@@ -405,11 +405,10 @@ function toolCandidates(idx: SeamIndex, tool: string): { rules: CompiledRule[]; 
   return { rules: merged, shape };
 }
 
-/** Whether a rule meets the tools its listed ones alias (TOOL_ALIASES says which rules do). */
+/** Whether a rule meets the tools its listed ones alias: the rules that only restrict (TOOL_ALIASES says why). */
 function aliasable(cr: CompiledRule): boolean {
   const effect = cr.rule.effect;
-  if (effect === 'run') return false;
-  return effect !== 'allow' || cr.rule.when === undefined;
+  return effect !== 'allow' && effect !== 'run';
 }
 
 /** Whether a rule's tool list takes the tool: by its own name, or by a name it aliases (for the rules that meet aliases). */

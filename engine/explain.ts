@@ -198,7 +198,7 @@ function toolWhy(cr: CompiledRule, tool: string): string {
   if (is.length > 0) {
     const also = `\`${tool}\` is also ${alternatives(is.map((t) => `\`${t}\``))}`;
     if (cr.rule.effect === 'run') return `${also}, but a \`run\` rule runs only on the tools it names`;
-    return `${also}, but an \`allow\` with a \`when\` reads input fields of the tools it names, which \`${tool}\` may not have`;
+    return `${also}, but an \`allow\` vouches only for the tools it names`;
   }
   if (tools.length === 1) return `\`${tool}\` is not \`${tools[0]}\``;
   return `\`${tool}\` is none of ${alternatives(tools.map((t) => `\`${t}\``))}`;

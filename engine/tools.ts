@@ -85,18 +85,18 @@ export const TOOL_PATHS: Readonly<Record<string, ToolPaths>> = {
  * The language's tools that an agent's own file tool also is, for the tool lists of rules: a rule
  * naming `Write` or `Edit` applies to Codex's `apply_patch` (the files its patch adds, updates,
  * deletes or moves, see `TOOL_PATHS`), a rule naming `Read` to Gemini CLI's `read_file`, and so on,
- * so one policy holds in every agent. Gemini CLI's hook already names its tools this way; the table
+ * so one policy holds in every agent. Claude Code's own tools keep their names (its permission
+ * rules, imported, read `Edit` as `Edit` alone, not `MultiEdit`). Gemini CLI's hook already names its tools this way; the table
  * serves the events that keep the agents' own names (Codex's hooks, fixtures, transcripts).
  *
- * Only the file tools are here, whose paths `TOOL_PATHS` reads. A rule's `when` reads the tool's
- * own input fields, which another agent's tool may lack, so an aliased tool meets only the rules
- * that cannot let a call through on such a reading: `deny`, `ask`, `block` and `context` rules,
- * and `allow` rules without a `when` (their paths are judged on the aliased tool's own path fields).
- * `run` rules keep to the names they list.
+ * Only the file tools are here, whose paths `TOOL_PATHS` reads. An aliased tool meets only the
+ * rules that restrict (`deny`, `ask`, `block`, `context`): an `allow` names the tools it vouches
+ * for, and another agent's tool is not one of them (its input may lack the fields a `when` reads,
+ * and an agent's own permission rules, imported, keep that agent's reading of its tool names);
+ * `run` rules keep to the names they list too. The aliases only ever make a decision stricter.
  */
 export const TOOL_ALIASES: Readonly<Record<string, readonly string[]>> = {
   apply_patch: ['Edit', 'Write'],
-  MultiEdit: ['Edit'],
   read_file: ['Read'],
   write_file: ['Write'],
   replace: ['Edit'],
