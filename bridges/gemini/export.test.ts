@@ -22,13 +22,14 @@ describe('exportGeminiPolicy', () => {
   deny mcp__github__delete_repo, mcp__slack__* because "no"
 }`),
     );
-    expect(diagnostics.map((d) => d.code)).toEqual(['export/shell-depth']);
+    // `rm -rf *` denies `rm x -rf` too: gemini cli reads words in order, so every `rm` is denied
+    expect(diagnostics.map((d) => d.code)).toEqual(['export/broadened', 'export/shell-depth']);
     expect(text).toBe(`# Gemini CLI policy exported by dshpolicy: deny at priority 300, ask_user at 200, allow at 100.
 
 # from p.dshpolicy:2:3
 [[rule]]
 toolName = 'run_shell_command'
-commandPrefix = 'rm -rf'
+commandPrefix = 'rm'
 decision = "deny"
 priority = 300
 denyMessage = 'never'
@@ -205,7 +206,7 @@ describe('export and import again', () => {
       fc.property(fc.array(ruleArb, { minLength: 1, maxLength: 5 }), fc.array(eventArb, { minLength: 6, maxLength: 6 }), (lines, events) => {
         const original = rulesOf(`on pre-tool {\n${lines.map((l) => `  ${l}`).join('\n')}\n}`);
         const exported = exportGeminiPolicy(original);
-        expect(exported.diagnostics.filter((d) => d.severity !== 'info' && d.code !== 'export/allow-narrowed')).toEqual([]);
+        expect(exported.diagnostics.filter((d) => d.severity !== 'info' && d.code !== 'export/allow-narrowed' && d.code !== 'export/broadened')).toEqual([]);
         const back = importGeminiPolicy(exported.text, 'exported.toml');
         // the catch-alls the export adds are read as gemini cli reads them only roughly: they only ever ask
         const extra = exported.text.search(/\n# (an MCP call|a command with an expansion|a shell command no rule|what a deny or ask)/);

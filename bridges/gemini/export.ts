@@ -237,10 +237,31 @@ function translate(rule: Rule & { effect: 'deny' | 'ask' | 'allow' }, diagnostic
         throw new Unsayable('a command pattern other than plain words, or plain words with and without a final `*` in one selector');
       }
       if (selectorClause.args) throw new Unsayable('two `command` selectors');
-      selectorClause.args =
-        prefixes.length > 0
-          ? { kind: 'prefix', prefixes: prefixes.map((p) => p.slice(0, -2)) }
-          : { kind: 'regex', source: `(?:${exact.map(jsonBody).join('|')})"`, words: exact.map((p) => p.split(' ')) };
+      const asPrefixes = prefixes.map((p) => p.slice(0, -2));
+      // dshpolicy finds a pattern's options anywhere among the arguments (`rm -rf *` denies
+      // `rm x -rf`), gemini cli reads words in order: a deny or ask with options is exported as
+      // the words before its first option, which deny or ask more than the rule, never less.
+      const restricts = rule.effect !== 'allow';
+      const cut = (words: string[]): string[] => {
+        const i = words.findIndex((w, k) => k > 0 && w.startsWith('-'));
+        return i < 0 ? words : words.slice(0, i);
+      };
+      const broadened = restricts && [...asPrefixes, ...exact].some((p) => cut(p.split(' ')).length < p.split(' ').length);
+      if (broadened) {
+        const wider = [...new Set([...asPrefixes, ...exact].map((p) => cut(p.split(' ')).join(' ')))];
+        diagnostics.push(
+          diagnostic('export/broadened', 'warning', `rule \`${rule.id}\` names options, which dshpolicy finds in any order and gemini cli only as written: the export ${rule.effect === 'deny' ? 'denies' : 'asks about'} every ${wider.map((w) => `\`${w}\``).join(', ')} command`, {
+            span: rule.span,
+            help: 'gemini cli cannot say "these options anywhere"; the broader prefix keeps the export from being less restrictive than the policy',
+          }),
+        );
+        selectorClause.args = { kind: 'prefix', prefixes: wider };
+      } else {
+        selectorClause.args =
+          prefixes.length > 0
+            ? { kind: 'prefix', prefixes: asPrefixes }
+            : { kind: 'regex', source: `(?:${exact.map(jsonBody).join('|')})"`, words: exact.map((p) => p.split(' ')) };
+      }
     }
     const guards = withoutGuards(rule.when);
     cs = (guards.rest ? clauses(guards.rest) : [{}]).map((c) => meet(meet(base, selectorClause), c));
