@@ -3,6 +3,7 @@
  * agent is one folder under bridges/ (its `agent.ts` implementing `Agent`) and one line here; see
  * docs/adding-an-agent.md.
  */
+import { alternatives } from '../engine/index.js';
 import type { Agent } from './agent.js';
 import { claude } from './claude/agent.js';
 import { codex } from './codex/agent.js';
@@ -22,6 +23,5 @@ export function agentsWith<K extends keyof Agent>(part: K): (Agent & Required<Pi
 
 /** `` `claude`, `codex` or `gemini` ``: the names of some agents, for a message. */
 export function agentNameList(agents: readonly Agent[], conjunction = 'or'): string {
-  const names = agents.map((a) => `\`${a.name}\``);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`;
+  return alternatives(agents.map((a) => `\`${a.name}\``), conjunction);
 }

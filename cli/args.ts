@@ -2,6 +2,10 @@
  * Command-line parsing shared by the subcommands: node's parseArgs with strict checking, turned
  * into usage errors instead of exceptions.
  */
+import { alternatives } from '../engine/index.js';
+
+export { alternatives };
+
 export class UsageError extends Error {}
 
 export type Format = 'human' | 'json' | 'table';
@@ -28,10 +32,6 @@ export interface Io {
   stdin: NodeJS.ReadableStream;
 }
 
-/** `a`, `b` or `c`. */
-export function alternatives(words: readonly string[]): string {
-  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
-}
 
 /**
  * The policy a command evaluates: `--policy` files and hooks configurations (`--claude-hooks`,

@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { compilePolicy, type AnyEvent } from '../engine/index.js';
+import { alternatives, compilePolicy, type AnyEvent } from '../engine/index.js';
 import {
   DEADLINE_MARGIN_SEC,
   decidePayload,
@@ -98,7 +98,7 @@ export async function hookCommand(argv: string[], io: Io, deps: HookDeps): Promi
   if (agent === undefined) {
     const commands = HOOK_AGENTS.map((a) => `\`dshpolicy hook ${a.name}\``);
     const names = HOOK_AGENTS.map((a) => `\`${a.name}\``);
-    throw new UsageError(name === undefined ? `name the agent: ${orList(commands)}` : `unknown agent \`${name}\`: name ${orList(names)}`);
+    throw new UsageError(name === undefined ? `name the agent: ${alternatives(commands)}` : `unknown agent \`${name}\`: name ${alternatives(names)}`);
   }
   if (positionals.length > 1) throw new UsageError(`unexpected argument \`${positionals[1]}\``);
   const ask = values['codex-ask'] ?? 'deny';
@@ -121,11 +121,6 @@ interface HookOptions {
   stateDir: string | undefined;
   loadCompiler: LoadCompiler;
   deadline: (event: AnyEvent) => number;
-}
-
-/** `a`, `b` or `c` */
-function orList(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
 async function decide(agent: HookAgent, io: Io, opts: HookOptions): Promise<HookAnswer> {

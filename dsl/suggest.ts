@@ -1,6 +1,7 @@
 /**
  * "Did you mean" suggestions for misspelt names: seams, fields, selectors, tools, `let` names.
  */
+import { alternatives } from '../engine/index.js';
 
 /**
  * Edit distance with adjacent transpositions (optimal string alignment): the number of single
@@ -68,9 +69,7 @@ export function codeList(words: readonly string[]): string {
 
 /** `a`, `b` or `c` */
 export function codeAlternatives(words: readonly string[]): string {
-  const quoted = words.map((w) => `\`${w}\``);
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+  return alternatives(words.map((w) => `\`${w}\``));
 }
 
 /** The indefinite article for `word`: "an `ask` rule", "a `deny` rule". */

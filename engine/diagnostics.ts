@@ -63,3 +63,9 @@ export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
     return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
   });
 }
+
+/** `a`, `a or b`, `a, b or c`: a list of alternatives (or, with `word`, of things together) for a message. */
+export function alternatives(items: readonly string[], word = 'or'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${word} ${items[items.length - 1]}`;
+}

@@ -31,7 +31,7 @@ import { SHELL_TOOLS, TOOL_ALIASES } from './tools.js';
 import { compileToolGlob } from './match/index.js';
 import { evaluate, evaluateSync, type Decision, type HookRunner, type TraceEntry } from './evaluate.js';
 import { agentEventCandidates, agentMatcherSelectsEvent, evaluateAgentEvent, agentEventMatchValue, agentEventToolCall, type AgentEventDecision, type AnyDecision } from './evaluate-agent.js';
-import type { Diagnostic } from './diagnostics.js';
+import { alternatives, type Diagnostic } from './diagnostics.js';
 import { SELF_PROTECTION_ID } from './protect.js';
 
 /** A rule that fired: its trace entry, or a `run` rule whose hook was not run (`pending`). */
@@ -117,11 +117,6 @@ function code(text: string): string {
   return `\`${clip(text)}\``;
 }
 
-/** `a`, `a or b`, `a, b or c`. */
-function alternatives(items: string[], word = 'or'): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} ${word} ${items[items.length - 1]}`;
-}
 
 function locationOf(cr: CompiledRule): string | undefined {
   const s = cr.rule.span;

@@ -2,7 +2,7 @@
  * Fixture lines and raw agent payloads -> canonical events. Every problem is a diagnostic with a
  * JSON pointer; nothing here throws.
  */
-import { diagnostic, type Diagnostic } from './diagnostics.js';
+import { alternatives, diagnostic, type Diagnostic } from './diagnostics.js';
 import type { AgentEvent, AnyEvent, PolicyEvent, ToolCall } from './events.js';
 import { AGENT_EVENT_SEAM, SEAMS, type Seam } from './ir.js';
 import { dialectTitle, dialectsOfAgentEvent, hookProtocols } from './hooks/protocol.js';
@@ -44,12 +44,6 @@ export const SEAM_HOOK_EVENTS: Readonly<Record<PolicyEvent['seam'], string>> = {
   stop: 'Stop',
   'session-start': 'SessionStart',
 };
-
-/** `` `a` or `b` `` */
-function alternatives(names: readonly string[]): string {
-  const q = names.map((n) => `\`${n}\``);
-  return q.length <= 1 ? (q[0] ?? 'a known agent') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}`;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -364,7 +358,7 @@ function readAgent(r: Reader): string | undefined {
   if (agent === undefined) return undefined;
   const dialects = hookProtocols().map((p) => p.dialect);
   if (typeof agent !== 'string' || !dialects.includes(agent)) {
-    r.error('agent', `\`agent\` must be ${alternatives(dialects)}, found ${typeof agent === 'string' ? `\`${agent}\`` : typeName(agent)}`);
+    r.error('agent', `\`agent\` must be ${dialects.length > 0 ? alternatives(dialects.map((d) => `\`${d}\``)) : 'a known agent'}, found ${typeof agent === 'string' ? `\`${agent}\`` : typeName(agent)}`);
     return undefined;
   }
   return agent;
